@@ -1,0 +1,48 @@
+# jtcfi: jump-table forward-edge CFI for Debian's linux-source-6.12.
+#   make run      build, boot and show a forged indirect call being stopped
+#   make check    build and boot every (arch, mode) and run the tests
+# See README.md for the variables.
+
+ARCH  ?= arm64
+ARCHS ?= arm64 x86_64
+# Every CFI mode the series supports; "none" is the baseline, not a mode.
+ALL_MODES := $(filter-out none,$(patsubst configs/mode-%.config,%,$(wildcard configs/mode-*.config)))
+MODES ?= $(ALL_MODES)
+# The strongest mode available is the default.
+MODE  ?= $(if $(filter jt,$(ALL_MODES)),jt,kcfi)
+JTCFI_CACHE ?= $(HOME)/.cache/jtcfi
+LLVM ?= -19
+export ARCHS MODES JTCFI_CACHE LLVM
+
+S := scripts
+
+.PHONY: run check shell build setup tree export reset-tree clean-logs
+
+run: setup tree
+	$(S)/run.sh $(ARCH) $(MODE)
+
+check: setup tree
+	$(S)/check.sh
+
+shell: setup tree
+	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
+	$(S)/boot.sh $(ARCH) $(MODE) - jtcfi.run=shell kunit.enable=0
+
+build: setup tree
+	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
+
+setup:
+	@$(S)/setup-host.sh
+
+tree: setup
+	@$(S)/prepare-tree.sh
+
+# The tree's commits on top of "pristine" become patches/ and its series.
+export:
+	$(S)/export-series.sh
+
+# Drop the tree's unexported commits and re-apply patches/.
+reset-tree:
+	rm -f $(JTCFI_CACHE)/tree.applied
+	git -C $(JTCFI_CACHE)/linux reset -q --hard HEAD
+	@$(S)/prepare-tree.sh

@@ -1,0 +1,52 @@
+#!/bin/bash
+# boot.sh ARCH MODE LOG [KERNEL-ARGS...]: boot the (arch, mode) kernel and
+# initramfs in QEMU under TCG, console to LOG, and stop it after
+# $JTCFI_BOOT_TIMEOUT seconds.  LOG "-" boots interactively on this terminal.
+# Fails, naming the cause, when the guest times out or never reaches init.
+# $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on).
+set -eu
+. "$(dirname "$0")/lib.sh"
+arch=$1 mode=$2 log=$3
+shift 3
+check_arch "$arch"
+check_mode "$mode"
+timeout=${JTCFI_BOOT_TIMEOUT:-300}
+
+out=$(build_dir "$arch" "$mode")
+[ -e "$out/kernel-image" ] || die "no kernel built for $arch/$mode in $out"
+[ -f "$out/initramfs.cpio.gz" ] || die "no initramfs for $arch/$mode in $out"
+
+# -no-reboot: a panic (panic=-1) or a guest reboot ends QEMU at once.
+args="panic=-1 $*"
+case "$arch" in
+arm64)
+	need_tool qemu-system-aarch64
+	qemu=(qemu-system-aarch64 -M "${JTCFI_QEMU_MACHINE:-virt}"
+	      -cpu max,pauth-impdef=on)
+	args="console=ttyAMA0 $args"
+	;;
+x86_64)
+	need_tool qemu-system-x86_64
+	qemu=(qemu-system-x86_64 -M "${JTCFI_QEMU_MACHINE:-pc}" -cpu max)
+	[ -f /usr/share/qemu/qboot.rom ] && qemu+=(-bios qboot.rom)
+	args="console=ttyS0 $args"
+	;;
+esac
+qemu+=(-accel tcg -smp 2 -m 1G -nographic -no-reboot
+       -kernel "$out/kernel-image" -initrd "$out/initramfs.cpio.gz"
+       -append "$args")
+
+if [ "$log" = - ]; then
+	note "booting $arch/$mode interactively; Ctrl-A X quits QEMU"
+	exec "${qemu[@]}"
+fi
+
+mkdir -p "$(dirname "$log")"
+status=0
+timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || status=$?
+if [ $status = 124 ] || [ $status = 137 ]; then
+	die "$arch/$mode guest did not finish within ${timeout}s (console: $log)"
+fi
+[ $status = 0 ] || die "QEMU failed with status $status for $arch/$mode (console: $log)"
+grep -q '^jtcfi-guest: start' "$log" ||
+	die "$arch/$mode guest never reached init: $(grep -m1 -E 'Kernel panic|Unable to mount|No working init' "$log" || echo 'no panic line either') (console: $log)"

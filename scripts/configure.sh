@@ -1,0 +1,42 @@
+#!/bin/bash
+# configure.sh ARCH MODE: write the .config of one (arch, mode) build
+# directory from allnoconfig plus configs/common, base-ARCH and mode-MODE.
+# merge_config.sh silently drops requests Kconfig cannot satisfy, so every
+# line of every fragment is checked against the result afterwards.
+set -eu
+. "$(dirname "$0")/lib.sh"
+arch=$1 mode=$2
+check_arch "$arch"
+check_mode "$mode"
+need_tool "clang$LLVM" "ld.lld$LLVM" make
+
+out=$(build_dir "$arch" "$mode")
+frags="$JTCFI_TOP/configs/common.config $JTCFI_TOP/configs/base-$arch.config $JTCFI_TOP/configs/mode-$mode.config"
+# Also rebuild the config when the compiler changes: Kconfig probes it.
+sum=$( { cat $frags; "clang$LLVM" --version; git -C "$JTCFI_TREE" rev-parse HEAD; } | sha1sum | cut -d' ' -f1)
+[ -f "$out/.config" ] && [ "$(cat "$out/.jtcfi-config" 2>/dev/null)" = "$sum" ] && exit 0
+
+mkdir -p "$out"
+# shellcheck disable=SC2086
+(cd "$JTCFI_TREE" && ARCH=$arch LLVM=$LLVM scripts/kconfig/merge_config.sh -n -O "$out" $frags) \
+	> "$out/merge_config.log" 2>&1 ||
+	die "merge_config.sh failed for $arch/$mode (see $out/merge_config.log)"
+
+bad=0
+for f in $frags; do
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)		sym=${line%%=*}; want=$line ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want=$line ;;
+		*) continue ;;
+		esac
+		got=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+		if [ "$got" != "$want" ] && ! { [ -z "$got" ] && [ "$want" = "# $sym is not set" ]; }; then
+			echo "jtcfi: ${f#"$JTCFI_TOP"/}: asks for '$want', merged .config has '${got:-nothing}'" >&2
+			bad=1
+		fi
+	done < "$f"
+done
+[ $bad = 0 ] || die "$arch/$mode: the config fragments ask for options Kconfig did not grant (see above)"
+echo "$sum" > "$out/.jtcfi-config"
+note "configured $arch/$mode in $out"

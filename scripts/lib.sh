@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Shared by the harness scripts: error reporting and the cache layout.
+
+die() {
+	echo "jtcfi: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "jtcfi: $*" >&2
+}
+
+: "${JTCFI_CACHE:=$HOME/.cache/jtcfi}"
+: "${LLVM:=-19}"
+JTCFI_TREE=$JTCFI_CACHE/linux
+JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Kernel ARCH= name and QEMU binary for each architecture we support.
+check_arch() {
+	case "$1" in
+	arm64|x86_64) ;;
+	*) die "unknown ARCH '$1' (supported: arm64 x86_64)" ;;
+	esac
+}
+
+kernel_arch() {
+	case "$1" in
+	arm64) echo arm64 ;;
+	x86_64) echo x86 ;;
+	esac
+}
+
+check_mode() {
+	[ -f "$JTCFI_TOP/configs/mode-$1.config" ] ||
+		die "unknown CFI mode '$1' (supported: $(cd "$JTCFI_TOP/configs" && ls mode-*.config | sed 's/mode-\(.*\)\.config/\1/' | xargs))"
+}
+
+build_dir() {
+	echo "$JTCFI_CACHE/build/$1-$2"
+}
+
+need_tool() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "missing tool '$t' (run 'make setup' to install the host packages)"
+	done
+}
+
+# A digest of patches/series and every patch it names: the tree is
+# re-prepared whenever this changes.
+series_sum() {
+	local series=$JTCFI_TOP/patches/series p
+	{
+		cat "$series" 2>/dev/null
+		grep -v '^#' "$series" 2>/dev/null | while read -r p; do
+			[ -n "$p" ] && cat "$JTCFI_TOP/patches/$p"
+		done
+	} | sha1sum | cut -d' ' -f1
+}

@@ -1,0 +1,22 @@
+#!/bin/bash
+# kunit.sh ARCH MODE LOGDIR: boot once; every KUnit suite built into the
+# kernel runs during boot; the console is parsed by the tree's kunit.py.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3
+log=$logs/$arch-$mode-kunit.log
+
+"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" jtcfi.run=kunit || {
+	echo "not ok kunit: boot failed (console: $log)"
+	exit 0
+}
+parsed=$log.parsed
+python3 "$JTCFI_TREE/tools/testing/kunit/kunit.py" parse "$log" > "$parsed" 2>&1
+status=$?
+summary=$(sed 's/\x1b\[[0-9;]*m//g' "$parsed" | grep -E 'Testing complete|Ran [0-9]+ tests' | tail -n 1)
+ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+if [ "$status" = 0 ] && [ "${ran:-0}" -gt 0 ]; then
+	echo "ok kunit: ${summary#*Testing complete. }"
+else
+	echo "not ok kunit: ${summary:-no KTAP output} (see $parsed)"
+fi
