@@ -11,6 +11,11 @@ shift 3
 check_arch "$arch"
 check_mode "$mode"
 timeout=${JTCFI_BOOT_TIMEOUT:-300}
+case "$arch" in
+arm64)	need_tool qemu-system-aarch64 ;;
+x86_64)	need_tool qemu-system-x86_64 ;;
+esac
+need_tool timeout
 
 out=$(build_dir "$arch" "$mode")
 [ -e "$out/kernel-image" ] || die "no kernel built for $arch/$mode in $out"
@@ -20,13 +25,11 @@ out=$(build_dir "$arch" "$mode")
 args="panic=-1 $*"
 case "$arch" in
 arm64)
-	need_tool qemu-system-aarch64
 	qemu=(qemu-system-aarch64 -M "${JTCFI_QEMU_MACHINE:-virt}"
 	      -cpu max,pauth-impdef=on)
 	args="console=ttyAMA0 $args"
 	;;
 x86_64)
-	need_tool qemu-system-x86_64
 	qemu=(qemu-system-x86_64 -M "${JTCFI_QEMU_MACHINE:-pc}" -cpu max)
 	[ -f /usr/share/qemu/qboot.rom ] && qemu+=(-bios qboot.rom)
 	args="console=ttyS0 $args"

@@ -8,8 +8,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_tool git tar xz
 
-tarball=$(ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null) ||
-	die "/usr/src/linux-source-6.12.tar.xz not found (apt-get install linux-source-6.12)"
+tarball=${JTCFI_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+[ -f "$tarball" ] ||
+	die "$tarball not found (apt-get install linux-source-6.12)"
 series=$JTCFI_TOP/patches/series
 stamp=$JTCFI_CACHE/tree.applied
 git_tree() { git -C "$JTCFI_TREE" "$@"; }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # lkdtm.sh ARCH MODE LOGDIR TEST: provoke one LKDTM crash point in its own
-# boot, with panic_on_oops so an enforcing kernel takes the guest down.
+# boot, with oops=panic so an enforcing kernel takes the guest down.
 # The expectation is the one in tools/testing/selftests/lkdtm/tests.txt.
 # In mode "none" the test is the negative control: it passes only if the
 # call was NOT caught (LKDTM's "FAIL: survived"), which proves the harness
@@ -17,7 +17,7 @@ expect=${expect# }
 expect=${expect:-call trace:}
 
 "$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run="lkdtm:$test" kunit.enable=0 panic_on_oops=1 || {
+	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic || {
 	echo "not ok lkdtm $test: boot failed (console: $log)"
 	exit 0
 }

@@ -1,0 +1,71 @@
+#!/bin/bash
+# harness-errors.sh ARCH MODE LOGDIR: bad input must stop with a message
+# naming the cause.  Each case runs a harness script the wrong way and
+# checks both the failure and the words of the message.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3
+S=$JTCFI_TOP/scripts
+
+expect_error() {	# expect_error NAME PATTERN COMMAND...
+	local name=$1 pattern=$2 out status
+	shift 2
+	out=$("$@" 2>&1)
+	status=$?
+	if [ $status != 0 ] && echo "$out" | grep -E -q "$pattern"; then
+		echo "ok error $name: $(echo "$out" | grep -E -m1 "$pattern")"
+	else
+		echo "not ok error $name: exit $status, wanted /$pattern/, got: $(echo "$out" | tail -n 1)"
+	fi
+}
+
+expect_error unknown-arch "unknown ARCH 'sparc'" "$S/configure.sh" sparc kcfi
+expect_error unknown-mode "unknown CFI mode 'bogus'" "$S/configure.sh" "$arch" bogus
+# A PATH with every host tool but QEMU.
+nobin=$(mktemp -d)
+for t in /usr/bin/* /usr/sbin/*; do
+	case "$t" in */qemu-system-*) continue ;; esac
+	ln -sf "$t" "$nobin/"
+done
+expect_error missing-tool "missing tool 'qemu-system-" \
+	env PATH="$nobin" "$S/boot.sh" "$arch" "$mode" "$logs/unused.log"
+rm -rf "$nobin"
+
+# A patch that does not apply, against a throw-away tree of one file.
+scratch=$(mktemp -d)
+mkdir -p "$scratch/src/linux-source-6.12" "$scratch/top/scripts" "$scratch/top/patches"
+echo "pristine" > "$scratch/src/linux-source-6.12/README"
+tar cJf "$scratch/src.tar.xz" -C "$scratch/src" linux-source-6.12
+cp "$S"/*.sh "$scratch/top/scripts/"
+cat > "$scratch/top/patches/0001-broken.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Nobody <nobody@example.com>
+Date: Mon, 1 Jan 2024 00:00:00 +0000
+Subject: [PATCH] broken: change a line that is not there
+
+---
+ README | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/README b/README
+--- a/README
++++ b/README
+@@ -1 +1 @@
+-something else
++changed
+PATCH
+echo 0001-broken.patch > "$scratch/top/patches/series"
+expect_error patch-fails "patch 0001-broken.patch does not apply" \
+	env JTCFI_CACHE="$scratch/cache" JTCFI_TARBALL="$scratch/src.tar.xz" \
+	"$scratch/top/scripts/prepare-tree.sh"
+rm -rf "$scratch"
+
+# A guest that cannot start init and, with panic=0, hangs in the panic:
+# only the boot timeout can end it.
+expect_error boot-timeout "did not finish within 30s" \
+	env JTCFI_BOOT_TIMEOUT=30 "$S/boot.sh" "$arch" "$mode" "$logs/$arch-$mode-bad-cmdline.log" \
+	rdinit=/does-not-exist panic=0
+# The same broken init with a panic that ends QEMU: the harness must
+# say that the guest never reached init, not report success.
+expect_error no-init "never reached init" \
+	"$S/boot.sh" "$arch" "$mode" "$logs/$arch-$mode-no-init.log" rdinit=/does-not-exist
