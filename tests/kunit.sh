@@ -3,7 +3,7 @@
 # kernel runs during boot; the console is parsed by the tree's kunit.py.
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3
+arch=$1 mode=$2 logs=$(cd "$3" && pwd)
 log=$logs/$arch-$mode-kunit.log
 
 "$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" jtcfi.run=kunit || {
