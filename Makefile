@@ -8,8 +8,9 @@ ARCHS ?= arm64 x86_64
 # Every CFI mode the series supports; "none" is the baseline, not a mode.
 ALL_MODES := $(filter-out none,$(patsubst configs/mode-%.config,%,$(wildcard configs/mode-*.config)))
 MODES ?= $(ALL_MODES)
-# The strongest mode available is the default.
-MODE  ?= $(if $(filter jt,$(ALL_MODES)),jt,kcfi)
+# The strongest mode available on ARCH is the default.
+jt_arches := $(shell sed -n 's/^\# jtcfi-arches: //p' configs/mode-jt.config 2>/dev/null)
+MODE  ?= $(if $(filter $(ARCH),$(jt_arches)),jt,kcfi)
 JTCFI_CACHE ?= $(HOME)/.cache/jtcfi
 LLVM ?= -19
 export ARCHS MODES JTCFI_CACHE LLVM

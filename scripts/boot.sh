@@ -9,7 +9,7 @@ set -eu
 arch=$1 mode=$2 log=$3
 shift 3
 check_arch "$arch"
-check_mode "$mode"
+check_mode "$mode" "$arch"
 timeout=${JTCFI_BOOT_TIMEOUT:-300}
 case "$arch" in
 arm64)	need_tool qemu-system-aarch64 ;;

@@ -43,7 +43,14 @@ start=$(date +%s)
 extra=harness-errors
 for arch in $ARCHS; do
 	for mode in $MODES; do
-		run_tests "$arch" "$mode" kunit "lkdtm CFI_FORWARD_PROTO" $extra
+		if ! mode_supports_arch "$mode" "$arch"; then
+			echo "$arch $mode: skipped (mode not available on $arch)"
+			continue
+		fi
+		tests=(kunit "lkdtm CFI_FORWARD_PROTO")
+		# Jump-table CFI's own: one build, enforcing or permissive at boot.
+		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit)
+		run_tests "$arch" "$mode" "${tests[@]}" $extra
 		extra=
 	done
 	if [ "$arch" = arm64 ]; then

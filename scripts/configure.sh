@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 arch=$1 mode=$2
 check_arch "$arch"
-check_mode "$mode"
+check_mode "$mode" "$arch"
 need_tool "clang$LLVM" "ld.lld$LLVM" make
 
 out=$(build_dir "$arch" "$mode")

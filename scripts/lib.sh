@@ -30,9 +30,11 @@ kernel_arch() {
 	esac
 }
 
-check_mode() {
+check_mode() {	# check_mode MODE [ARCH]
 	[ -f "$JTCFI_TOP/configs/mode-$1.config" ] ||
 		die "unknown CFI mode '$1' (supported: $(cd "$JTCFI_TOP/configs" && ls mode-*.config | sed 's/mode-\(.*\)\.config/\1/' | xargs))"
+	[ -z "${2:-}" ] || mode_supports_arch "$1" "$2" ||
+		die "CFI mode '$1' is not available on $2 yet"
 }
 
 build_dir() {
@@ -57,4 +59,11 @@ series_sum() {
 			[ -n "$p" ] && cat "$JTCFI_TOP/patches/$p"
 		done
 	} | sha1sum | cut -d' ' -f1
+}
+
+# A mode fragment may restrict itself with a "# jtcfi-arches: A B" line.
+mode_supports_arch() {	# mode_supports_arch MODE ARCH
+	local arches
+	arches=$(sed -n 's/^# jtcfi-arches: //p' "$JTCFI_TOP/configs/mode-$1.config")
+	[ -z "$arches" ] || [[ " $arches " == *" $2 "* ]]
 }

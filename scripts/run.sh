@@ -6,7 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 arch=$1 mode=$2
 check_arch "$arch"
-check_mode "$mode"
+check_mode "$mode" "$arch"
 logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
 log=$logs/$arch-$mode-lkdtm-CFI_FORWARD_PROTO.log
 

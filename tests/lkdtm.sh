@@ -1,36 +1,56 @@
 #!/bin/bash
-# lkdtm.sh ARCH MODE LOGDIR TEST: provoke one LKDTM crash point in its own
-# boot, with oops=panic so an enforcing kernel takes the guest down.
+# lkdtm.sh ARCH MODE LOGDIR TEST [permissive]: provoke one LKDTM crash
+# point in its own boot, with oops=panic so an enforcing kernel takes the
+# guest down.  With "permissive" the same kernel is booted cfi=permissive
+# and must report the violation, count it and carry on.
 # The expectation is the one in tools/testing/selftests/lkdtm/tests.txt.
 # In mode "none" the test is the negative control: it passes only if the
 # call was NOT caught (LKDTM's "FAIL: survived"), which proves the harness
 # tells a caught violation from a missed one.
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3 test=$4
-log=$logs/$arch-$mode-lkdtm-$test.log
+arch=$1 mode=$2 logs=$3 test=$4 variant=${5:-}
+log=$logs/$arch-$mode-lkdtm-$test${variant:+-$variant}.log
+name="lkdtm $test${variant:+ $variant}"
+boot_args=
+[ "$variant" = permissive ] && boot_args=cfi=permissive
 
 line=$(grep -E "^#?$test( |\$)" "$JTCFI_TREE/tools/testing/selftests/lkdtm/tests.txt")
-[ -n "$line" ] || { echo "not ok lkdtm $test: not in lkdtm/tests.txt"; exit 0; }
+[ -n "$line" ] || { echo "not ok $name: not in lkdtm/tests.txt"; exit 0; }
 expect=${line#"$test"}
 expect=${expect# }
 expect=${expect:-call trace:}
 
 "$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic || {
-	echo "not ok lkdtm $test: boot failed (console: $log)"
+	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic $boot_args || {
+	echo "not ok $name: boot failed (console: $log)"
 	exit 0
 }
 # Only what the kernel printed after the trigger counts.
 after=$(sed -n "/lkdtm: Performing direct entry $test/,\$p" "$log")
-[ -n "$after" ] || { echo "not ok lkdtm $test: crash point never triggered (console: $log)"; exit 0; }
+[ -n "$after" ] || { echo "not ok $name: crash point never triggered (console: $log)"; exit 0; }
 
 has() { echo "$after" | grep -E -qi "$1"; }
 if [ "$mode" = none ]; then
 	if has 'FAIL: survived' && has '^jtcfi-guest: survived' && ! has 'CFI failure'; then
-		echo "ok lkdtm $test: not caught without CFI, as expected (control)"
+		echo "ok $name: not caught without CFI, as expected (control)"
 	else
-		echo "not ok lkdtm $test: control run did not show a missed violation (console: $log)"
+		echo "not ok $name: control run did not show a missed violation (console: $log)"
+	fi
+	exit 0
+fi
+
+if [ "$variant" = permissive ]; then
+	why=
+	has 'CFI failure' || why="$why no CFI report;"
+	has 'FAIL: survived' && has '^jtcfi-guest: survived' || why="$why the call did not go on;"
+	has 'Kernel panic' && why="$why the guest went down;"
+	total=$(echo "$after" | sed -n 's/^jtcfi-guest: cfi-violations: total: //p')
+	[ "${total:-0}" -ge 1 ] || why="$why violation counter is '${total:-missing}';"
+	if [ -z "$why" ]; then
+		echo "ok $name: reported, counted ($total) and survived"
+	else
+		echo "not ok $name:$why (console: $log)"
 	fi
 	exit 0
 fi
@@ -41,7 +61,7 @@ has "$expect" || why="$why missing '$expect';"
 has 'FAIL: survived|^jtcfi-guest: survived' && why="$why the call or the guest survived;"
 has 'Kernel panic' || why="$why the guest did not go down;"
 if [ -z "$why" ]; then
-	echo "ok lkdtm $test: caught: $(echo "$after" | grep -m1 -i 'CFI failure' | sed 's/^\[ *[0-9.]*\] //')"
+	echo "ok $name: caught: $(echo "$after" | grep -m1 -i 'CFI failure' | sed 's/^\[ *[0-9.]*\] //')"
 else
-	echo "not ok lkdtm $test:$why (console: $log)"
+	echo "not ok $name:$why (console: $log)"
 fi
