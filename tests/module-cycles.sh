@@ -1,0 +1,21 @@
+#!/bin/bash
+# module-cycles.sh ARCH MODE LOGDIR: load and unload the CFI test module
+# 200 times; every load makes calls across the module boundary in both
+# directions (fast and slow path) that must all pass, with no violation.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3 n=200
+log=$logs/$arch-$mode-module-cycles.log
+
+JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-600} "$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+	jtcfi.run="modules:$n" kunit.enable=0 oops=panic || {
+	echo "not ok module-cycles: boot failed (console: $log)"
+	exit 0
+}
+cycles=$(sed -n 's/^jtcfi-guest: module cycles: //p' "$log")
+calls=$(grep -c 'test_cfi_module: cross-module calls ok' "$log")
+if [ "$cycles" = "$n of $n" ] && [ "$calls" = "$n" ] && ! grep -q 'CFI failure\|FAIL:' "$log"; then
+	echo "ok module-cycles: $n loads and unloads, cross-module calls passed each time"
+else
+	echo "not ok module-cycles: cycles '${cycles:-none}', $calls loads with passing calls (console: $log)"
+fi
