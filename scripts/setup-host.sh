@@ -6,7 +6,7 @@ set -eu
 
 pkgs="clang-19 lld-19 llvm-19 qemu-system-arm qemu-system-x86
       linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache
-      python3 kmod rsync dwarves perl xz-utils git"
+      python3 python3-ply kmod rsync dwarves perl xz-utils git"
 
 missing=
 for p in $pkgs; do
