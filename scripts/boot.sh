@@ -46,7 +46,10 @@ fi
 
 mkdir -p "$(dirname "$log")"
 status=0
-timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || status=$?
+# The serial console ends lines with CR LF; keep the log plain text.
+timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' > "$log" ||
+	true
+status=${PIPESTATUS[0]}
 if [ $status = 124 ] || [ $status = 137 ]; then
 	die "$arch/$mode guest did not finish within ${timeout}s (console: $log)"
 fi
