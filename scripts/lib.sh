@@ -37,8 +37,12 @@ check_mode() {	# check_mode MODE [ARCH]
 		die "CFI mode '$1' is not available on $2 yet"
 }
 
+# One build directory per (arch, mode); a compiler other than the default
+# clang-19 gets its own (e.g. LLVM=-14 for Debian 12's stock clang).
 build_dir() {
-	echo "$JTCFI_CACHE/build/$1-$2"
+	local cc=
+	[ "$LLVM" = -19 ] || cc=-clang$LLVM
+	echo "$JTCFI_CACHE/build/$1-$2$cc"
 }
 
 need_tool() {
