@@ -8,7 +8,10 @@ git -C "$JTCFI_TREE" rev-parse -q --verify pristine >/dev/null ||
 	die "$JTCFI_TREE is not prepared (run 'make tree')"
 
 rm -f "$JTCFI_TOP"/patches/*.patch
-git -C "$JTCFI_TREE" format-patch -q --no-signature --zero-commit \
+# Blank context lines are written empty, not as a lone space: checkpatch,
+# run inside this repository, reads tracked .patch files as source files.
+git -C "$JTCFI_TREE" -c diff.suppressBlankEmpty=true \
+	format-patch -q --no-signature --zero-commit \
 	-o "$JTCFI_TOP/patches" pristine..HEAD
 (cd "$JTCFI_TOP/patches" && ls -- *.patch 2>/dev/null > series || : > series)
 n=$(grep -c . "$JTCFI_TOP/patches/series" || true)
