@@ -30,8 +30,8 @@ run_tests() {	# run_tests ARCH MODE TEST...
 	fi
 	for t in "$@"; do
 		# shellcheck disable=SC2086
-		"$JTCFI_TOP/tests/${t%% *}.sh" "$arch" "$mode" "$logs" ${t#"${t%% *}"} |
-		while read -r line; do echo "$line"; done > "$logs/.result"
+		"$JTCFI_TOP/tests/${t%% *}.sh" "$arch" "$mode" "$logs" ${t#"${t%% *}"} \
+			> "$logs/.result"
 		[ -s "$logs/.result" ] || echo "not ok $t: test printed no result" > "$logs/.result"
 		while read -r line; do report "$arch" "$mode" "$line"; done < "$logs/.result"
 	done
