@@ -1,0 +1,45 @@
+#!/bin/bash
+# build-guest-bench.sh ARCH OUTDIR: build every guest/bench/*.c into a
+# static ARCH binary OUTDIR/NAME for the guest initramfs.  The programs
+# use the kernel tree's own nolibc, so no cross libc is needed; its uapi
+# headers come from the tree's "make headers", cached per architecture.
+# A binary is rebuilt only when its source, bench.h or the headers are newer.
+set -eu
+. "$(dirname "$0")/lib.sh"
+arch=$1 out=$2
+check_arch "$arch"
+need_tool "clang$LLVM" "ld.lld$LLVM" make
+
+nolibc=$JTCFI_TREE/tools/include/nolibc
+[ -f "$nolibc/nolibc.h" ] || die "nolibc headers missing in $nolibc (run 'make tree')"
+case "$arch" in
+arm64)	target=aarch64-linux-gnu ;;
+x86_64)	target=x86_64-linux-gnu ;;
+esac
+
+# The tree's uapi headers (asm/unistd.h is generated on arm64), refreshed
+# when the tree's commit changes; a separate O= keeps the tree clean.
+hdr=$JTCFI_CACHE/uapi/$arch
+head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
+if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
+	note "installing $arch uapi headers in $hdr"
+	mkdir -p "$hdr"
+	make -s -C "$JTCFI_TREE" O="$hdr" ARCH="$(kernel_arch "$arch")" LLVM="$LLVM" headers \
+		> "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
+	echo "$head" > "$hdr/.jtcfi-uapi"
+fi
+
+src=$JTCFI_TOP/guest/bench
+mkdir -p "$out"
+for c in "$src"/*.c; do
+	bin=$out/$(basename "$c" .c)
+	if [ -f "$bin" ] && [ -z "$(find "$c" "$src/bench.h" "$hdr/.jtcfi-uapi" -newer "$bin" -print -quit)" ]; then
+		continue
+	fi
+	# -ffreestanding/-nostdlib: nolibc supplies _start and the syscalls.
+	"clang$LLVM" --target="$target" -static -nostdlib -ffreestanding \
+		-fno-stack-protector -O2 -Wall -fuse-ld=lld --ld-path="$(command -v "ld.lld$LLVM")" \
+		-nostdinc -isystem "$nolibc" -isystem "$hdr/usr/include" -include nolibc.h \
+		-o "$bin.tmp" "$c" 2>&1 || die "building $bin failed"
+	mv "$bin.tmp" "$bin"
+done
