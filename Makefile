@@ -1,6 +1,7 @@
 # jtcfi: jump-table forward-edge CFI for Debian's linux-source-6.12.
 #   make run      build, boot and show a forged indirect call being stopped
 #   make check    build and boot every (arch, mode) and run the tests
+#   make bench    measure none, kcfi and jt side by side (results/bench.md)
 # See README.md for the variables.
 
 ARCH  ?= arm64
@@ -17,13 +18,16 @@ export ARCHS MODES JTCFI_CACHE LLVM
 
 S := scripts
 
-.PHONY: run check shell build setup tree export reset-tree clean-logs
+.PHONY: run check bench shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
 
 check: setup tree
 	$(S)/check.sh
+
+bench: setup tree
+	$(S)/bench.sh $(ARCH)
 
 shell: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)

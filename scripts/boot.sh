@@ -3,7 +3,9 @@
 # initramfs in QEMU under TCG, console to LOG, and stop it after
 # $JTCFI_BOOT_TIMEOUT seconds.  LOG "-" boots interactively on this terminal.
 # Fails, naming the cause, when the guest times out or never reaches init.
-# $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on).
+# $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on),
+# $JTCFI_SMP the number of CPUs (2), and $JTCFI_QEMU_EXTRA adds options
+# (the benchmarks' -icount).
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch=$1 mode=$2 log=$3
@@ -35,7 +37,8 @@ x86_64)
 	args="console=ttyS0 $args"
 	;;
 esac
-qemu+=(-accel tcg -smp 2 -m 1G -nographic -no-reboot
+# shellcheck disable=SC2206
+qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
        -kernel "$out/kernel-image" -initrd "$out/initramfs.cpio.gz"
        -append "$args")
 

@@ -50,7 +50,8 @@ for arch in $ARCHS; do
 		# CFI_FORWARD_UNTAKEN is caught by jump tables and, by design,
 		# missed by kCFI: both outcomes are asserted.
 		tests=(kunit "lkdtm CFI_FORWARD_PROTO" "lkdtm CFI_FORWARD_MIDDLE"
-		       "lkdtm CFI_FORWARD_UNTAKEN" module-mismatch module-cycles)
+		       "lkdtm CFI_FORWARD_UNTAKEN" module-mismatch module-cycles
+		       bench-smoke)
 		# Jump-table CFI's own: one build, enforcing or permissive as booted.
 		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit)
 		[ "$arch" = arm64 ] && tests+=(el2-kvm)

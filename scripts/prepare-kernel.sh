@@ -1,8 +1,12 @@
 #!/bin/bash
 # prepare-kernel.sh ARCH MODE: everything a boot of (arch, mode) needs:
-# config, kernel and modules, initramfs.  Each step is incremental.
+# config, kernel and modules, the benchmark modules and programs,
+# initramfs.  Each step is incremental.
 set -eu
 dir=$(dirname "$0")
+. "$dir/lib.sh"
 "$dir/configure.sh" "$@"
 "$dir/build-kernel.sh" "$@"
+"$dir/build-guest-modules.sh" "$@"
+"$dir/build-guest-bench.sh" "$1" "$JTCFI_CACHE/guest-bench/$1"
 "$dir/make-initramfs.sh" "$@"

@@ -1,0 +1,30 @@
+#!/bin/bash
+# bench-smoke.sh ARCH MODE LOGDIR: every benchmark once, in quick mode, so
+# that none of them rots between `make bench` runs: the micro module, each
+# macro program and the module-load loop must print their result lines.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3
+log=$logs/$arch-$mode-bench-smoke.log
+
+"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" kunit.enable=0 \
+	jtcfi.run=bench-micro:10000,bench-macro:quick,bench-modload:3 || {
+	echo "not ok bench-smoke: boot failed (console: $log)"
+	exit 0
+}
+expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" modload)
+for c in "$JTCFI_TOP"/guest/bench/*.c; do
+	prog=$(basename "$c" .c)
+	[ "$prog" = modload ] || expected+=("macro $prog")
+done
+missing=
+for what in "${expected[@]}"; do
+	grep -q "jtcfi-bench: $what " "$log" || missing="$missing, $what"
+done
+if grep -q '^jtcfi-guest: error' "$log"; then
+	echo "not ok bench-smoke: $(grep -m1 '^jtcfi-guest: error' "$log") (console: $log)"
+elif [ -n "$missing" ]; then
+	echo "not ok bench-smoke: no result from ${missing#, } (console: $log)"
+else
+	echo "ok bench-smoke: micro, $(grep -c 'jtcfi-bench: macro ' "$log") macro programs and modload each printed a result"
+fi
