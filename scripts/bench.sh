@@ -27,7 +27,7 @@ done
 for m in "${modes[@]}"; do
 	"$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$m"
 done
-make -s -C "$JTCFI_TOP/tools/cfi-precision" ||
+make -s -C "$JTCFI_TOP/tools/cfi-precision" CC="clang$LLVM" ||
 	die "could not build tools/cfi-precision"
 
 # arch mode repeat kind name value unit

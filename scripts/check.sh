@@ -53,7 +53,7 @@ for arch in $ARCHS; do
 		       "lkdtm CFI_FORWARD_UNTAKEN" module-mismatch module-cycles
 		       bench-smoke)
 		# Jump-table CFI's own: one build, enforcing or permissive as booted.
-		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit)
+		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit module-stale)
 		[ "$arch" = arm64 ] && tests+=(el2-kvm)
 		run_tests "$arch" "$mode" "${tests[@]}" $extra
 		extra=
