@@ -18,7 +18,7 @@ export ARCHS MODES JTCFI_CACHE LLVM
 
 S := scripts
 
-.PHONY: run check bench shell build setup tree export reset-tree clean-logs
+.PHONY: run check bench check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -28,6 +28,10 @@ check: setup tree
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)
+
+# Every patch of the series on its own: Kconfig and the files it touches.
+check-series: setup tree
+	$(S)/check-bisect.sh $(ARCH)
 
 shell: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)

@@ -1,10 +1,10 @@
 #!/bin/bash
-# check-bisect.sh [ARCH]: build the kernel at every commit of the series,
-# so that each patch is known to build on its own.  Each step is an
-# incremental `make Image modules` in a worktree of the tree: in mode kcfi
-# until the commit that lets ARCH select jump tables, in mode jt from
-# there on.  The build directories start as copies of the (arch, mode)
-# builds, so a step only recompiles what its commit changed.
+# check-bisect.sh [ARCH]: check that every patch of the series builds on
+# its own.  At each commit, in a worktree of the tree, Kconfig resolves
+# the mode's config (kcfi until the commit that lets ARCH select jump
+# tables, jt from there on) and every C file the series touches that the
+# mode builds is compiled.  The whole kernel is built at the top of the
+# series by make check; the steps catch a patch that needs a later one.
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch=${1:-arm64}
@@ -17,29 +17,38 @@ mkdir -p "$(dirname "$log")" "$JTCFI_CACHE/bisect"
 : > "$log"
 git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
-case "$arch" in
-arm64)	image=Image ;;
-x86_64)	image=bzImage ;;
-esac
-
+karch=$(kernel_arch "$arch")
 export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-step_build() {	# step_build MODE: incremental build of the worktree in MODE
-	local out=$JTCFI_CACHE/bisect/$arch-$1 src
-	src=$(build_dir "$arch" "$1")
-	if [ ! -d "$out" ]; then
-		[ -f "$src/.config" ] || die "no $arch/$1 build to start from (run make build MODE=$1)"
-		cp -a "$src" "$out"
-	fi
-	cp "$src/.config" "$out/.config"
+kmake() {	# kmake OUT TARGET...
+	local out=$1
+	shift
 	make -C "$wt" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-		olddefconfig >> "$log" 2>&1 || return 1
-	if [ "$1" = jt ] && ! grep -q '^CONFIG_CFI_CLANG_JUMP_TABLE=y' "$out/.config"; then
+		-j"$(nproc)" "$@" >> "$log" 2>&1
+}
+
+# The C files the series touches.
+mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c')
+
+step() {	# step MODE: configure and compile the touched files in MODE
+	local mode=$1 ref out f targets=()
+	ref=$(build_dir "$arch" "$mode")
+	out=$JTCFI_CACHE/bisect/$arch-$mode
+	[ -f "$ref/.config" ] || die "no $arch/$mode build to take the config from (run make build MODE=$mode)"
+	mkdir -p "$out"
+	cp "$ref/.config" "$out/.config"
+	kmake "$out" olddefconfig || return 1
+	grep -q '^CONFIG_CFI_CLANG=y' "$out/.config" || { echo "CFI_CLANG not set" >> "$log"; return 1; }
+	if [ "$mode" = jt ] && ! grep -q '^CONFIG_CFI_CLANG_JUMP_TABLE=y' "$out/.config"; then
 		echo "jump-table CFI not selectable" >> "$log"
 		return 1
 	fi
-	make -C "$wt" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-		-j"$(nproc)" "$image" modules >> "$log" 2>&1
+	# Only what the mode builds: the full build at the top has its object.
+	for f in "${touched[@]}"; do
+		[ -f "$wt/$f" ] && [ -f "$ref/${f%.c}.o" ] && targets+=("${f%.c}.o")
+	done
+	echo "compiling ${#targets[@]} files" >> "$log"
+	kmake "$out" "${targets[@]}"
 }
 
 failed=0 n=0
@@ -48,10 +57,10 @@ for c in $(git -C "$JTCFI_TREE" rev-list --reverse pristine..HEAD); do
 	git -C "$wt" checkout -q --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s)
 	mode=kcfi
-	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$(kernel_arch "$arch")/Kconfig" && mode=jt
+	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$karch/Kconfig" && mode=jt
 	echo "== $n $mode $subject" >> "$log"
 	start=$(date +%s)
-	if step_build "$mode"; then
+	if step "$mode"; then
 		echo "patch $n ($mode): builds  ($(( $(date +%s) - start ))s) $subject"
 	else
 		echo "patch $n ($mode): DOES NOT BUILD  $subject (log: $log)"
