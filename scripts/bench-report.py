@@ -215,12 +215,15 @@ def report_arch(fig, arch, modes, svg_name):
     L.append(f"| figure | {cols} |\n| --- |" + " --- |" * len(modes))
     for name, what in [("vmlinux-text", "vmlinux text, bytes"), ("vmlinux-data", "data, bytes"),
                        ("vmlinux-bss", "bss, bytes"), ("vmlinux-total", "total, bytes"),
-                       ("build-from-scratch", "build from scratch, s")]:
+                       ("build-from-scratch", "build from scratch, s"),
+                       ("kcfi-typed-functions", "functions with a kCFI type hash")]:
         L.append(f"| {what} | " + " | ".join(
             (f0(med(fig, "static", name, m)) if med(fig, "static", name, m) is not None else "n/a")
             for m in modes) + " |")
     L.append("")
 
+    L.append("Jump tables and their entries (jt) are the `jt-tables` and `jt-table-entries` "
+             "rows below.\n")
     L.append("### Precision (tools/cfi-precision on each vmlinux)\n")
     keys = []
     for k in fig:

@@ -10,7 +10,7 @@ arch=$1
 check_arch "$arch"
 repeats=${JTCFI_BENCH_REPEATS:-3}
 case "$repeats" in ''|*[!0-9]*|0) die "JTCFI_BENCH_REPEATS must be a positive number, not '$repeats'" ;; esac
-need_tool "llvm-size$LLVM" "llvm-nm$LLVM" python3
+need_tool "llvm-size$LLVM" "llvm-readelf$LLVM" python3
 
 results=${JTCFI_RESULTS:-$JTCFI_TOP/results}
 logs=$results/logs
@@ -41,6 +41,21 @@ for m in "${modes[@]}"; do
 	row "$m" 0 static vmlinux-data "$data" bytes
 	row "$m" 0 static vmlinux-bss "$bss" bytes
 	row "$m" 0 static vmlinux-total "$((text + data + bss))" bytes
+	if [ "$m" = kcfi ]; then
+		# A kCFI type hash is a data word right before its function:
+		# count the functions with a $d mapping symbol at address - 4.
+		typed=$("llvm-readelf$LLVM" -s "$out/vmlinux" | python3 -c '
+import sys
+data, funcs = set(), set()
+for line in sys.stdin:
+    f = line.split()
+    if len(f) >= 8 and f[7] == "$d":
+        data.add(int(f[1], 16))
+    elif len(f) >= 8 and f[3] == "FUNC":
+        funcs.add(int(f[1], 16))
+print(sum(1 for a in funcs if a - 4 in data))')
+		row "$m" 0 static kcfi-typed-functions "$typed" functions
+	fi
 	[ -f "$out/build-seconds" ] &&
 		row "$m" 0 static build-from-scratch "$(cat "$out/build-seconds")" s
 	"$JTCFI_TOP/tools/cfi-precision/cfi-precision" "$out/vmlinux" > "$data/$arch-$m.precision" ||
