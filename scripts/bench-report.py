@@ -244,7 +244,10 @@ def main():
              f"{compiler_version()}; ThinLTO; configs `common` + `base-ARCH` + `mode-MODE`. "
              "Guests run under QEMU TCG with `-icount shift=0,sleep=off` on one vCPU: guest "
              "time advances one nanosecond per instruction, so every figure below counts "
-             "instructions and a repeat gives the same figure (the min–max spread shows it).")
+             "instructions. Repeat N runs with `-seed N` and a fixed guest clock: a repeat "
+             "reproduces its figures exactly (checked: the same seed twice gives identical "
+             "numbers), and the min–max spread over the seeds is what the guest's own "
+             "randomness (address-space layout, hash seeds) does to a figure.")
     L.append("")
     for tsv in sorted(glob.glob(os.path.join(data, "*.tsv"))):
         arch = os.path.basename(tsv)[:-4]

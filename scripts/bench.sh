@@ -1,9 +1,12 @@
 #!/bin/bash
 # bench.sh ARCH: build the same config in modes none, kcfi and jt (those
 # ARCH has), boot each $JTCFI_BENCH_REPEATS times (3) under TCG with
-# -icount shift=0 on one CPU, so guest time counts instructions and runs
-# repeat exactly, and collect every figure into results/bench/ARCH.tsv;
-# then write results/bench.md and its chart.
+# -icount shift=0 on one CPU, so guest time counts instructions, and
+# collect every figure into results/bench/ARCH.tsv; then write
+# results/bench.md and its chart.  Repeat N seeds the guest's random
+# numbers (and fixes its clock) with N: a run is reproducible exactly,
+# and the spread over repeats is what the guest's own randomness (ASLR,
+# hash seeds) does to a figure.
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch=$1
@@ -14,9 +17,9 @@ need_tool "llvm-size$LLVM" "llvm-readelf$LLVM" python3
 
 results=${JTCFI_RESULTS:-$JTCFI_TOP/results}
 logs=$results/logs
-data=$results/bench
-mkdir -p "$logs" "$data"
-tsv=$data/$arch.tsv
+figures=$results/bench
+mkdir -p "$logs" "$figures"
+tsv=$figures/$arch.tsv
 
 modes=()
 for m in none kcfi jt; do
@@ -58,11 +61,11 @@ print(sum(1 for a in funcs if a - 4 in data))')
 	fi
 	[ -f "$out/build-seconds" ] &&
 		row "$m" 0 static build-from-scratch "$(cat "$out/build-seconds")" s
-	"$JTCFI_TOP/tools/cfi-precision/cfi-precision" "$out/vmlinux" > "$data/$arch-$m.precision" ||
+	"$JTCFI_TOP/tools/cfi-precision/cfi-precision" "$out/vmlinux" > "$figures/$arch-$m.precision" ||
 		die "cfi-precision failed on $out/vmlinux"
 	while IFS=': ' read -r key value; do
 		row "$m" 0 precision "$key" "$value" ""
-	done < <(grep -v '^scheme:' "$data/$arch-$m.precision")
+	done < <(grep -v "^scheme:" "$figures/$arch-$m.precision")
 done
 
 # Modes alternate within a repeat, so that anything that drifts on the
@@ -71,7 +74,7 @@ for r in $(seq "$repeats"); do
 	for m in "${modes[@]}"; do
 		log=$logs/$arch-$m-bench-$r.log
 		note "benchmark run $r of $repeats: $arch/$m"
-		JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off" \
+		JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed $r -rtc base=2024-01-01T00:00:00,clock=vm" \
 			"$JTCFI_TOP/scripts/boot.sh" "$arch" "$m" "$log" \
 			printk.time=1 kunit.enable=0 \
 			jtcfi.run=bench-micro:1000000,bench-macro,bench-modload:100
@@ -102,6 +105,6 @@ for r in $(seq "$repeats"); do
 done
 mv "$tsv.tmp" "$tsv"
 
-python3 "$JTCFI_TOP/scripts/bench-report.py" "$data" "$results/bench.md" ||
+python3 "$JTCFI_TOP/scripts/bench-report.py" "$figures" "$results/bench.md" ||
 	die "could not write $results/bench.md"
 note "results: $results/bench.md (raw figures: $tsv, consoles: $logs/$arch-*-bench-*.log)"
