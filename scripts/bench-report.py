@@ -23,6 +23,39 @@ MICRO_WHAT = {
 }
 
 
+WHY = {
+    "macro": "**Macro overhead.** The slow path is never taken in these workloads "
+             "(checked with QEMU's exec log filtered on `__cfi_slowpath_diag`): the "
+             "cost is the inline checks. A jump-table check is `sub`, `ror`, `cmp`, "
+             "`b.hs` plus an `adrp`/`add` of the table address where it cannot be "
+             "hoisted, and every indirect call then jumps once more, through its "
+             "table entry (the micro figures: unchecked 13 vs 14); kCFI's check is "
+             "a load and compare of the hash before the target, and its constant "
+             "is often hoisted. The slow-path call in every check block also keeps "
+             "values in callee-saved registers around it. What would remove it: "
+             "letting the compiler call the function body directly once the check "
+             "has passed (LLVM's jump-table indirection is about 30 % of CFI's cost), "
+             "canonical table addresses kept in a register across loops, and the "
+             "slow path as a cold, register-preserving call.",
+    "cross-module": "**Cross-module calls.** A pointer made in another image is never "
+                    "in the caller's tables, so each call runs `__cfi_slowpath_diag`: "
+                    "RCU and preemption bookkeeping, the owner look-up (core text "
+                    "first, then the shadow) and the owner's compiler-generated "
+                    "`__cfi_check`, a binary search over about 4,600 64-bit type ids. "
+                    "What would remove most of it: a per-CPU cache of checked (type "
+                    "id, target) pairs, flushed on module unload, and a hashed "
+                    "`__cfi_check`; a module's own pointers to core functions already "
+                    "take the fast path (they are entries in its own table).",
+    "jt": "**Precision.** kCFI accepts every function carrying the type's hash, "
+          "which clang emits for address-taken functions and for functions with "
+          "external linkage; jump tables hold only the address-taken ones. The "
+          "difference is therefore the external functions that are only ever "
+          "called directly, and most indirect-call targets (ops tables) are "
+          "address-taken in both schemes. Tighter sets need more than the "
+          "prototype: per-call-site or per-struct-field type ids.",
+}
+
+
 def load(path):
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     fig = {}
@@ -182,6 +215,11 @@ def report_arch(fig, arch, modes, svg_name):
         for g, v, ok in goals:
             L.append(f"| {g} | {v} | {verdict(ok)} |")
         L.append("")
+        missed = {g.split(":")[0].split(" ")[0] for g, v, ok in goals if not ok}
+        if missed:
+            L.append("### Where a goal is missed: what costs it, what would remove it\n")
+            L += [f"- {WHY[k]}" for k in ("macro", "cross-module", "jt") if k in missed]
+            L.append("")
 
     L.append("### Micro: guest instructions per call\n")
     L.append("Median [min–max] over the repeats; the kernel module `guest/cfi-bench` makes "
@@ -223,7 +261,12 @@ def report_arch(fig, arch, modes, svg_name):
     L.append("")
 
     L.append("Jump tables and their entries (jt) are the `jt-tables` and `jt-table-entries` "
-             "rows below.\n")
+             "rows below. Where jt's image grows: text holds the jump tables, "
+             "`__cfi_check` and a check plus a slow-path call block per checked call "
+             "site; read-only data holds the diagnostic data of every check (type "
+             "names, source locations: what makes the reports readable) and the "
+             "kallsyms entries of the `.cfi_jt` symbols; the LTO link also emits an "
+             "`.eh_frame` for the functions it generates.\n")
     L.append("### Precision (tools/cfi-precision on each vmlinux)\n")
     keys = []
     for k in fig:

@@ -28,7 +28,9 @@ kmake() {	# kmake OUT TARGET...
 }
 
 # The C files the series touches.
-mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c')
+# The C files the series touches; host programs (scripts/) are built by
+# modules_prepare instead.
+mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c' ':!scripts/')
 
 step() {	# step MODE: configure and compile the touched files in MODE
 	local mode=$1 ref out f targets=()
@@ -48,7 +50,7 @@ step() {	# step MODE: configure and compile the touched files in MODE
 		[ -f "$wt/$f" ] && [ -f "$ref/${f%.c}.o" ] && targets+=("${f%.c}.o")
 	done
 	echo "compiling ${#targets[@]} files" >> "$log"
-	kmake "$out" "${targets[@]}"
+	kmake "$out" modules_prepare "${targets[@]}"
 }
 
 failed=0 n=0
