@@ -7,6 +7,7 @@
 # down (oops=panic).
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/caught.sh"
 arch=$1 mode=$2 logs=$3
 log=$logs/$arch-$mode-module-stale.log
 
@@ -15,15 +16,4 @@ log=$logs/$arch-$mode-module-stale.log
 	echo "not ok module-stale: boot failed (console: $log)"
 	exit 0
 }
-after=$(sed -n '/left a timer that fires after unload/,$p' "$log")
-why=
-[ -n "$after" ] || why="$why the module never set the timer;"
-echo "$after" | grep -q 'CFI failure' || why="$why no CFI report;"
-echo "$after" | grep -q 'FAIL: the core kernel called into an unloaded module\|^jtcfi-guest: survived' &&
-	why="$why the call or the guest survived;"
-echo "$after" | grep -q 'Kernel panic' || why="$why the guest did not go down;"
-if [ -z "$why" ]; then
-	echo "ok module-stale: caught: $(echo "$after" | grep -m1 'CFI failure' | sed 's/^\[ *[0-9.]*\] //')"
-else
-	echo "not ok module-stale:$why (console: $log)"
-fi
+caught_verdict module-stale "$log" 'left a timer that fires after unload' 'FAIL: the core kernel called into an unloaded module\|^jtcfi-guest: survived'
