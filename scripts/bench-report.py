@@ -24,8 +24,9 @@ MICRO_WHAT = {
 
 
 WHY = {
-    "macro": "**Macro overhead.** The slow path is never taken in these workloads "
-             "(checked with QEMU's exec log filtered on `__cfi_slowpath_diag`): the "
+    "macro": "**Macro overhead.** The slow path was not taken in these workloads "
+             "(checked for the 2026-12-03 arm64 build with QEMU's `-d exec` log filtered "
+             "on `__cfi_slowpath_diag`; re-check after changing the config): the "
              "cost is the inline checks. A jump-table check is `sub`, `ror`, `cmp`, "
              "`b.hs` plus an `adrp`/`add` of the table address where it cannot be "
              "hoisted, and every indirect call then jumps once more, through its "
@@ -41,7 +42,8 @@ WHY = {
                     "in the caller's tables, so each call runs `__cfi_slowpath_diag`: "
                     "RCU and preemption bookkeeping, the owner look-up (core text "
                     "first, then the shadow) and the owner's compiler-generated "
-                    "`__cfi_check`, a binary search over about 4,600 64-bit type ids. "
+                    "`__cfi_check`, a binary search over the image's type ids ({tables} in this "
+                    "vmlinux, 64-bit constants each). "
                     "What would remove most of it: a per-CPU cache of checked (type "
                     "id, target) pairs, flushed on module unload, and a hashed "
                     "`__cfi_check`; a module's own pointers to core functions already "
@@ -218,7 +220,9 @@ def report_arch(fig, arch, modes, svg_name):
         missed = {g.split(":")[0].split(" ")[0] for g, v, ok in goals if not ok}
         if missed:
             L.append("### Where a goal is missed: what costs it, what would remove it\n")
-            L += [f"- {WHY[k]}" for k in ("macro", "cross-module", "jt") if k in missed]
+            tables = " ".join(fig.get(("precision", "jt-tables", "jt"), ["n/a"]))
+            L += [f"- {WHY[k].format(tables=tables)}"
+                  for k in ("macro", "cross-module", "jt") if k in missed]
             L.append("")
 
     L.append("### Micro: guest instructions per call\n")

@@ -68,8 +68,8 @@ print(sum(1 for a in funcs if a - 4 in data))')
 	done < <(grep -v "^scheme:" "$figures/$arch-$m.precision")
 done
 
-# Modes alternate within a repeat, so that anything that drifts on the
-# host over the run shows up as spread rather than as a mode difference.
+# Repeat r boots every mode with the same seed, so that modes are
+# compared under the same guest randomness.
 for r in $(seq "$repeats"); do
 	for m in "${modes[@]}"; do
 		log=$logs/$arch-$m-bench-$r.log

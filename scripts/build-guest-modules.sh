@@ -13,8 +13,8 @@ out=$(build_dir "$arch" "$mode")
 [ -f "$out/Module.symvers" ] || die "$out has no Module.symvers (build the kernel first)"
 src=$JTCFI_TOP/guest/cfi-bench
 dst=$out/guest-modules
-if [ -d "$dst" ] && [ -z "$(find "$src" "$out/Module.symvers" -newer "$dst/.built" -print -quit 2>/dev/null)" ] &&
-   [ -f "$dst/.built" ]; then
+if [ -f "$dst/.built" ] &&
+   [ -z "$(find "$src" "$out/Module.symvers" -newer "$dst/.built" -print -quit)" ]; then
 	exit 0
 fi
 
