@@ -51,7 +51,7 @@ for arch in $ARCHS; do
 		# missed by kCFI: both outcomes are asserted.
 		tests=(kunit "lkdtm CFI_FORWARD_PROTO" "lkdtm CFI_FORWARD_MIDDLE"
 		       "lkdtm CFI_FORWARD_UNTAKEN" module-mismatch module-cycles
-		       tracepoint-stub bench-smoke)
+		       module-symget tracepoint-stub bench-smoke)
 		# Jump-table CFI's own: one build, enforcing or permissive as booted.
 		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit module-stale)
 		[ "$arch" = arm64 ] && tests+=(el2-kvm)
