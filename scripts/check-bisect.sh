@@ -3,8 +3,9 @@
 # its own.  At each commit, in a worktree of the tree, Kconfig resolves
 # the config of mode none and of the CFI mode (kcfi until the commit that
 # lets ARCH select jump tables, jt from there on), and every C file the
-# series touches that the mode builds is compiled.  The whole kernel is built at the top of the
-# series by make check; the steps catch a patch that needs a later one.
+# series touches that the mode builds is compiled.  The whole kernel is
+# built at the top of the series by make check; the steps catch a patch
+# that needs a later one.
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch=${1:-arm64}
@@ -27,7 +28,6 @@ kmake() {	# kmake OUT TARGET...
 		-j"$(nproc)" "$@" >> "$log" 2>&1
 }
 
-# The C files the series touches.
 # The C files the series touches; host programs (scripts/) are built by
 # modules_prepare instead.
 mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c' ':!scripts/')

@@ -5,7 +5,7 @@
 # oops=panic, take the guest down.
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/caught.sh"
+. "$(dirname "$0")/verdict.sh"
 arch=$1 mode=$2 logs=$3
 log=$logs/$arch-$mode-module-mismatch.log
 

@@ -5,6 +5,7 @@
 # CFI.
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/verdict.sh"
 arch=$1 mode=$2 logs=$3
 log=$logs/$arch-$mode-module-symget.log
 
@@ -13,11 +14,6 @@ log=$logs/$arch-$mode-module-symget.log
 	echo "not ok module-symget: boot failed (console: $log)"
 	exit 0
 }
-if grep -q 'test_cfi_module: symbol_get() call ok' "$log" &&
-   grep -q '^jtcfi-guest: survived module-symget (insmod exit status 0)' "$log" &&
-   ! grep -q 'CFI failure\|FAIL:\|WARNING:\|jtcfi-guest: error' "$log"; then
-	echo "ok module-symget: a call through symbol_get()'s pointer passed CFI"
-else
-	why=$(grep -m1 -o 'CFI failure.*\|FAIL:.*\|WARNING:.*\|jtcfi-guest: error.*' "$log")
-	echo "not ok module-symget: ${why:-the module did not report the call} (console: $log)"
-fi
+passed_verdict module-symget "$log" "a call through symbol_get()'s pointer passed CFI" \
+	'test_cfi_module: symbol_get() call ok' \
+	'^jtcfi-guest: survived module-symget (insmod exit status 0)'

@@ -7,6 +7,7 @@
 # must run once, and the module must load.
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/verdict.sh"
 arch=$1 mode=$2 logs=$3
 log=$logs/$arch-$mode-tracepoint-stub.log
 
@@ -15,11 +16,7 @@ log=$logs/$arch-$mode-tracepoint-stub.log
 	echo "not ok tracepoint-stub: boot failed (console: $log)"
 	exit 0
 }
-if grep -q 'test_cfi_module: tracepoint called the stub of a removed probe' "$log" &&
-   grep -q '^jtcfi-guest: survived tracepoint-stub (insmod exit status 0)' "$log" &&
-   ! grep -q 'CFI failure\|FAIL:\|WARNING:\|jtcfi-guest: error' "$log"; then
-	echo "ok tracepoint-stub: a probe removed without memory left a stub the tracepoint called, no CFI failure"
-else
-	why=$(grep -m1 -o 'CFI failure.*\|FAIL:.*\|WARNING:.*\|jtcfi-guest: error.*' "$log")
-	echo "not ok tracepoint-stub: ${why:-the module did not report the stub call} (console: $log)"
-fi
+passed_verdict tracepoint-stub "$log" \
+	"a probe removed without memory left a stub the tracepoint called, no CFI failure" \
+	'test_cfi_module: tracepoint called the stub of a removed probe' \
+	'^jtcfi-guest: survived tracepoint-stub (insmod exit status 0)'

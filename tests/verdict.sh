@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Shared by the tests that provoke one CFI violation in enforcing mode
-# with oops=panic and must see it caught.
+# Verdicts shared by the tests that boot with oops=panic and read one
+# console log: a violation that must be caught, or calls that must pass.
 
 # caught_verdict NAME LOG MARKER SURVIVED: looks at LOG from the line
 # matching MARKER (the guest's announcement that it is about to make the
@@ -18,5 +18,23 @@ caught_verdict() {
 		echo "ok $name: caught: $(echo "$after" | grep -m1 'CFI failure' | sed 's/^\[ *[0-9.]*\] //')"
 	else
 		echo "not ok $name:$why (console: $log)"
+	fi
+}
+
+# passed_verdict NAME LOG WHAT LINE...: prints "ok NAME: WHAT" only if
+# LOG has every LINE (the module's and the guest's own reports that the
+# calls were made and insmod succeeded) and no CFI report, test failure,
+# warning or harness error anywhere.
+passed_verdict() {
+	local name=$1 log=$2 what=$3 line why=
+	shift 3
+	for line in "$@"; do
+		grep -q "$line" "$log" || why=${why:-"no line '$line'"}
+	done
+	why=$(grep -m1 -o 'CFI failure.*\|FAIL:.*\|WARNING:.*\|jtcfi-guest: error.*' "$log" || echo "$why")
+	if [ -z "$why" ]; then
+		echo "ok $name: $what"
+	else
+		echo "not ok $name: $why (console: $log)"
 	fi
 }
