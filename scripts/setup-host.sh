@@ -1,15 +1,42 @@
 #!/bin/bash
-# Install the host packages the harness needs (Debian 12, as root).
+# setup-host.sh [fresh]: install the host packages the harness needs
+# (Debian 12, as root); "fresh" adds what make check-fresh needs.
 # Quick and silent when everything is already there.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-pkgs="clang-19 lld-19 llvm-19 qemu-system-arm qemu-system-x86
-      linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache
-      python3 python3-ply kmod rsync dwarves perl xz-utils git"
+# Every package the project needs, and why. Nothing else may be assumed:
+# make check-fresh runs make run on a root that has only these (and make).
+# Compiler-rt (libclang-rt-*-dev) is deliberately absent: the kernel's
+# CFI flags do not use its sanitizer ignore list.
+pkgs=(
+	"clang$LLVM"		# compiler of kernel, modules, guest programs
+	"lld$LLVM"		# linker: ThinLTO, which jump-table CFI needs
+	"llvm$LLVM"		# llvm-ar/nm/objcopy/readelf/size for LLVM= builds and bench
+	qemu-system-arm		# qemu-system-aarch64: the arm64 guests
+	qemu-system-x86		# qemu-system-x86_64: the x86_64 guests
+	linux-source-6.12	# the Debian kernel tree the series applies to
+	flex bison		# Kconfig's parser
+	bc			# kernel/time/timeconst.bc
+	libelf-dev		# objtool (x86_64), tools/cfi-precision
+	kmod			# depmod, run by modules_install
+	cpio			# the guest's initramfs
+	ccache			# rebuilds after a series change take minutes
+	python3			# kunit.py parse, the bench report
+	perl			# the kernel's build scripts, scripts/checkpatch.pl
+	python3-ply		# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
+	xz-utils		# unpacks /usr/src/linux-source-6.12.tar.xz
+	git			# the kernel tree is a git repository (git am, export)
+	make			# the entry point, and kbuild
+)
+fresh_pkgs=(
+	mmdebstrap		# the minimal Debian root of make check-fresh
+)
+[ "${1:-}" != fresh ] || pkgs+=("${fresh_pkgs[@]}")
+[ $# = 0 ] || [ "$1" = fresh ] || die "usage: setup-host.sh [fresh]"
 
 missing=
-for p in $pkgs; do
+for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
@@ -36,8 +63,7 @@ fi
 if [ -n "$missing" ]; then
 	note "installing host packages:$missing"
 	apt-get update -q >/dev/null || die "apt-get update failed"
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs >/dev/null ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >/dev/null ||
 		die "apt-get install failed for:$missing"
 fi
 
@@ -46,7 +72,7 @@ if [ -n "$need_bb" ]; then
 	chmod 755 "$tmp"	# apt-get download runs as _apt
 	trap 'rm -rf "$tmp"' EXIT
 	for a in $need_bb; do
-		(cd "$tmp" && apt-get download -q "busybox-static:$a" >/dev/null) ||
+		(cd "$tmp" && apt-get download -q "busybox-static:$a" >/dev/null 2>&1) ||
 			die "could not download busybox-static:$a"
 		rm -rf "${bbdir:?}/$a"
 		mkdir -p "$bbdir/$a"
