@@ -2,6 +2,7 @@
 #   make run      build, boot and show a forged indirect call being stopped
 #   make check    build and boot every (arch, mode) and run the tests
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
+#   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 # See README.md for the variables.
 
 ARCH  ?= arm64
@@ -18,13 +19,19 @@ export ARCHS MODES JTCFI_CACHE LLVM
 
 S := scripts
 
-.PHONY: run check bench check-series shell build setup tree export reset-tree clean-logs
+.PHONY: run check check-fresh bench check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
 
 check: setup tree
 	$(S)/check.sh
+
+# The README's first command as a new user meets it: a minimal Debian 12
+# root, a clone of REV (default HEAD) and nothing else the host installed.
+check-fresh:
+	@$(S)/setup-host.sh fresh
+	$(S)/check-fresh.sh $(REV)
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)

@@ -13,6 +13,9 @@ note() {
 : "${JTCFI_CACHE:=$HOME/.cache/jtcfi}"
 : "${LLVM:=-19}"
 JTCFI_TREE=$JTCFI_CACHE/linux
+# Build directories live here; a test that must not touch the real ones
+# points it elsewhere.
+: "${JTCFI_BUILD:=$JTCFI_CACHE/build}"
 JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Kernel ARCH= name and QEMU binary for each architecture we support.
@@ -42,7 +45,7 @@ check_mode() {	# check_mode MODE [ARCH]
 build_dir() {
 	local cc=
 	[ "$LLVM" = -19 ] || cc=-clang$LLVM
-	echo "$JTCFI_CACHE/build/$1-$2$cc"
+	echo "$JTCFI_BUILD/$1-$2$cc"
 }
 
 need_tool() {
