@@ -31,6 +31,33 @@ expect_error missing-tool "missing tool 'qemu-system-" \
 	env PATH="$nobin" "$S/boot.sh" "$arch" "$mode" "$logs/unused.log"
 rm -rf "$nobin"
 
+# Jump-table CFI must not need compiler-rt: behind a clang whose resource
+# directory lacks share/cfi_ignorelist.txt (as without libclang-rt-*-dev),
+# Kconfig must still offer it. The first check shows the wrapper really
+# hides the list: clang's own default for -fsanitize=cfi needs it.
+if mode_supports_arch jt "$arch"; then
+	nort=$(mktemp -d)
+	res=$("clang$LLVM" -print-resource-dir)
+	mkdir -p "$nort/res" "$nort/bin"
+	for d in "$res"/*; do
+		[ "${d##*/}" = share ] || ln -s "$d" "$nort/res/"
+	done
+	printf '#!/bin/sh\nexec %s -resource-dir=%s "$@"\n' \
+		"$(command -v "clang$LLVM")" "$nort/res" > "$nort/bin/clang$LLVM"
+	chmod +x "$nort/bin/clang$LLVM"
+	if ! "$nort/bin/clang$LLVM" -fsanitize=cfi -flto -fvisibility=default \
+		-c -x c /dev/null -o /dev/null 2>&1 | grep -q 'missing sanitizer ignorelist'; then
+		echo "not ok error missing-tool-compiler-rt: the wrapper does not hide cfi_ignorelist.txt"
+	elif out=$(PATH="$nort/bin:$PATH" JTCFI_BUILD="$nort/build" \
+			"$S/configure.sh" "$arch" jt 2>&1) &&
+		grep -qx CONFIG_CFI_CLANG_JUMP_TABLE=y "$nort/build/$arch-jt"*/.config; then
+		echo "ok error missing-tool-compiler-rt: without cfi_ignorelist.txt clang$LLVM refuses plain -fsanitize=cfi, Kconfig still grants CONFIG_CFI_CLANG_JUMP_TABLE=y"
+	else
+		echo "not ok error missing-tool-compiler-rt: jt not configured without compiler-rt: $(echo "$out" | grep -m1 'asks for\|error')"
+	fi
+	rm -rf "$nort"
+fi
+
 # A patch that does not apply, against a throw-away tree of one file.
 scratch=$(mktemp -d)
 mkdir -p "$scratch/src/linux-source-6.12" "$scratch/top/scripts" "$scratch/top/patches"
