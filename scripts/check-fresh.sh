@@ -117,6 +117,13 @@ if in_root "$log14" "$cmd14"; then
 else
 	verdict not-ok clang-14-config "$(grep -m1 'jtcfi: \|error' "$log14" || tail -n 1 "$log14") (see $log14)"
 fi
-echo "fresh root: $root; make run took ${run_s}s, all $(( $(date +%s) - start ))s"
+# A failed root is kept for a look inside; a passed one only takes space.
+if [ "$failed" = 0 ]; then
+	rm -rf "$root"
+	where="root removed"
+else
+	where="root kept in $root"
+fi
+echo "make run took ${run_s}s, all $(( $(date +%s) - start ))s; $where"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
