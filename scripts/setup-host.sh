@@ -9,6 +9,10 @@ set -eu
 # make check-fresh runs make run on a root that has only these (and make).
 # Compiler-rt (libclang-rt-*-dev) is deliberately absent: the kernel's
 # CFI flags do not use its sanitizer ignore list.
+# The compiler packages follow LLVM: clang-19 lld-19 llvm-19 by default.
+# Not needed, though older versions of this list had them: dwarves (no
+# config has BTF) and rsync (only headers_install; the harness runs
+# "make headers").
 pkgs=(
 	"clang$LLVM"		# compiler of kernel, modules, guest programs
 	"lld$LLVM"		# linker: ThinLTO, which jump-table CFI needs
