@@ -49,11 +49,17 @@ for arch in $ARCHS; do
 		fi
 		# CFI_FORWARD_UNTAKEN is caught by jump tables and, by design,
 		# missed by kCFI: both outcomes are asserted.
+		# CFI_FORWARD_SOFT_BUGTABLE and bpf-timer-forge play CFI's own
+		# attacker, who can write kernel data.
 		tests=(kunit "lkdtm CFI_FORWARD_PROTO" "lkdtm CFI_FORWARD_MIDDLE"
-		       "lkdtm CFI_FORWARD_UNTAKEN" module-mismatch module-cycles
-		       module-symget tracepoint-stub bench-smoke)
-		# Jump-table CFI's own: one build, enforcing or permissive as booted.
-		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive" cfi-audit module-stale)
+		       "lkdtm CFI_FORWARD_UNTAKEN" "lkdtm CFI_FORWARD_SOFT_BUGTABLE"
+		       module-mismatch module-cycles module-symget
+		       tracepoint-stub bpf-timer-forge bench-smoke)
+		# Jump-table CFI's own: one build, enforcing or permissive as
+		# booted; its shadow, sealed init entries and module refusal.
+		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive"
+			cfi-audit module-stale module-forge module-nocheck
+			module-initentry "lkdtm CFI_FORWARD_FREED_INIT")
 		[ "$arch" = arm64 ] && tests+=(el2-kvm)
 		run_tests "$arch" "$mode" "${tests[@]}" $extra
 		extra=

@@ -1,0 +1,35 @@
+#!/bin/bash
+# bpf-timer-forge.sh ARCH MODE LOGDIR: play CFI's own attacker, who can
+# write kernel data, against BPF timers.  bpf_timer_cb() is a valid
+# hrtimer function that calls the callback it reads from the memory around
+# the hrtimer; the test module builds that memory with a callback that is
+# no BPF program (a function of another prototype) and starts the timer.
+# Passes only if CFI refuses the callback (a report, the guest down);
+# fails if the forged callback runs.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/verdict.sh"
+arch=$1 mode=$2 logs=$3
+log=$logs/$arch-$mode-bpf-timer-forge.log
+map=$(build_dir "$arch" "$mode")/System.map
+
+# The pointer C code gets for bpf_timer_cb(): its jump-table entry under
+# jump tables (named <function>[.<hash>].cfi_jt), the function otherwise.
+if [ "$mode" = jt ]; then
+	cb=$(awk '$3 ~ /^bpf_timer_cb(\.[0-9a-f]+)?\.cfi_jt$/ { print "0x" $1; exit }' "$map")
+else
+	cb=$(awk '$3 == "bpf_timer_cb" { print "0x" $1; exit }' "$map")
+fi
+jiffies=$(awk '$3 == "jiffies" { print "0x" $1; exit }' "$map")
+if [ -z "$cb" ] || [ -z "$jiffies" ]; then
+	echo "not ok bpf-timer-forge: no bpf_timer_cb or jiffies in $map"
+	exit 0
+fi
+
+"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_bpf_timer_cb=$cb" \
+	kunit.enable=0 oops=panic || {
+	echo "not ok bpf-timer-forge: boot failed (console: $log)"
+	exit 0
+}
+caught_verdict bpf-timer-forge "$log" 'Starting a forged BPF timer' 'FAIL: bpf_timer_cb\|^jtcfi-guest: survived'

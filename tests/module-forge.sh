@@ -1,0 +1,44 @@
+#!/bin/bash
+# module-forge.sh ARCH MODE LOGDIR: play CFI's own attacker, who can write
+# kernel data.  The test module overwrites the words jump-table CFI's
+# cross-DSO slow path reads to choose the __cfi_check() that judges a call
+# into module text (the shadow pointer, found through System.map as an
+# attacker would, and the module's own check function) so that the judge
+# is code that simply returns, then has the core kernel call the body of
+# a function no pointer may reach.  Passes if the call is refused (a CFI
+# report) or the attacker's write faults because the word is read-only;
+# fails if the forged look-up lets the call in.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3
+log=$logs/$arch-$mode-module-forge.log
+map=$(build_dir "$arch" "$mode")/System.map
+
+addr() { awk -v s="$1" '$3 == s { print "0x" $1; exit }' "$map"; }
+jiffies=$(addr jiffies) shadow=$(addr cfi_jt_shadow)
+if [ -z "$jiffies" ] || [ -z "$shadow" ]; then
+	echo "not ok module-forge: no jiffies or cfi_jt_shadow in $map"
+	exit 0
+fi
+
+"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_shadow=$shadow" \
+	kunit.enable=0 oops=panic || {
+	echo "not ok module-forge: boot failed (console: $log)"
+	exit 0
+}
+after=$(sed -n '/forging the CFI shadow pointer/,$p' "$log")
+why=
+[ -n "$after" ] || why=" the test module never forged anything;"
+echo "$after" | grep -q 'FAIL: a forged' && why="$why the forged look-up let the call in;"
+echo "$after" | grep -q 'Kernel panic' || why="$why the guest did not go down;"
+caught=$(echo "$after" | grep -m1 'CFI failure')
+fault=$(echo "$after" | grep -m1 'Unable to handle kernel write to read-only memory')
+[ -n "$caught$fault" ] || why="$why neither a CFI report nor a fault on the write;"
+if [ -n "$why" ]; then
+	echo "not ok module-forge:$why (console: $log)"
+elif [ -n "$caught" ]; then
+	echo "ok module-forge: caught: $(echo "$caught" | sed 's/^\[ *[0-9.]*\] //')"
+else
+	echo "ok module-forge: the attacker's write faulted: $(echo "$fault" | sed 's/^\[ *[0-9.]*\] //')"
+fi

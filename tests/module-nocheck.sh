@@ -1,0 +1,28 @@
+#!/bin/bash
+# module-nocheck.sh ARCH MODE LOGDIR: load a module built without CFI
+# (guest/cfi-bench/cfi_nocheck.c), which therefore has no __cfi_check()
+# to judge calls into it.  An enforcing jump-table kernel must refuse it
+# at load (insmod fails, the kernel says why) rather than load it and
+# oops on the first call the core kernel makes into it.
+set -u
+. "$(dirname "$0")/../scripts/lib.sh"
+arch=$1 mode=$2 logs=$3
+log=$logs/$arch-$mode-module-nocheck.log
+
+"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+	jtcfi.run=module-nocheck kunit.enable=0 oops=panic || {
+	echo "not ok module-nocheck: boot failed (console: $log)"
+	exit 0
+}
+why=
+grep -q 'cfi_nocheck: loaded' "$log" && why="$why the module loaded;"
+grep -q 'CFI failure' "$log" && why="$why a CFI failure on a call into it;"
+grep -q '^jtcfi-guest: survived module-nocheck (insmod exit status [1-9]' "$log" ||
+	why="$why insmod did not fail;"
+refusal=$(grep -m1 'cfi_nocheck: .*refus' "$log")
+[ -n "$refusal" ] || why="$why no refusal from the kernel;"
+if [ -z "$why" ]; then
+	echo "ok module-nocheck: refused: $(echo "$refusal" | sed 's/^\[ *[0-9.]*\] //')"
+else
+	echo "not ok module-nocheck:$why (console: $log)"
+fi
