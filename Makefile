@@ -3,6 +3,7 @@
 #   make check    build and boot every (arch, mode) and run the tests
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
+#   make stress   1,000 module load/unload cycles of two modules at once
 # See README.md for the variables.
 
 ARCH  ?= arm64
@@ -19,7 +20,7 @@ export ARCHS MODES JTCFI_CACHE LLVM
 
 S := scripts
 
-.PHONY: run check check-fresh bench check-series shell build setup tree export reset-tree clean-logs
+.PHONY: run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -32,6 +33,14 @@ check: setup tree
 check-fresh:
 	@$(S)/setup-host.sh fresh
 	$(S)/check-fresh.sh $(REV)
+
+# The CFI shadow under concurrent module loads and cross-module calls;
+# STRESS_CYCLES (1000) per module.
+stress: setup tree
+	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
+	@mkdir -p results/logs
+	tests/module-stress.sh $(ARCH) $(MODE) results/logs $(STRESS_CYCLES) | tee results/logs/.stress
+	@! grep -q '^not ok' results/logs/.stress
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)

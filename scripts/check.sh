@@ -54,12 +54,12 @@ for arch in $ARCHS; do
 		tests=(kunit "lkdtm CFI_FORWARD_PROTO" "lkdtm CFI_FORWARD_MIDDLE"
 		       "lkdtm CFI_FORWARD_UNTAKEN" "lkdtm CFI_FORWARD_SOFT_BUGTABLE"
 		       module-mismatch module-cycles module-symget
-		       tracepoint-stub bpf-timer-forge bench-smoke)
+		       tracepoint-stub bpf-timer-forge exercise bench-smoke)
 		# Jump-table CFI's own: one build, enforcing or permissive as
 		# booted; its shadow, sealed init entries and module refusal.
 		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive"
 			cfi-audit module-stale module-forge module-nocheck
-			module-initentry "lkdtm CFI_FORWARD_FREED_INIT")
+			module-initentry "lkdtm CFI_FORWARD_FREED_INIT" module-stress)
 		[ "$arch" = arm64 ] && tests+=(el2-kvm)
 		run_tests "$arch" "$mode" "${tests[@]}" $extra
 		extra=
