@@ -48,6 +48,14 @@ build_dir() {
 	echo "$JTCFI_BUILD/$1-$2$cc"
 }
 
+# sysmap_addr ARCH MODE PATTERN: the address (0x...) of the first symbol in
+# the (arch, mode) build's System.map whose name matches the awk regular
+# expression PATTERN (anchored), or nothing.  Tests that play an attacker
+# who knows the kernel's symbols use it.
+sysmap_addr() {
+	awk -v re="^($3)\$" '$3 ~ re { print "0x" $1; exit }' "$(build_dir "$1" "$2")/System.map"
+}
+
 need_tool() {
 	local t
 	for t in "$@"; do

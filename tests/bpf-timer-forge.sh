@@ -11,18 +11,16 @@ set -u
 . "$(dirname "$0")/verdict.sh"
 arch=$1 mode=$2 logs=$3
 log=$logs/$arch-$mode-bpf-timer-forge.log
-map=$(build_dir "$arch" "$mode")/System.map
-
 # The pointer C code gets for bpf_timer_cb(): its jump-table entry under
 # jump tables (named <function>[.<hash>].cfi_jt), the function otherwise.
 if [ "$mode" = jt ]; then
-	cb=$(awk '$3 ~ /^bpf_timer_cb(\.[0-9a-f]+)?\.cfi_jt$/ { print "0x" $1; exit }' "$map")
+	cb=$(sysmap_addr "$arch" "$mode" 'bpf_timer_cb(\.[0-9a-f]+)?\.cfi_jt')
 else
-	cb=$(awk '$3 == "bpf_timer_cb" { print "0x" $1; exit }' "$map")
+	cb=$(sysmap_addr "$arch" "$mode" bpf_timer_cb)
 fi
-jiffies=$(awk '$3 == "jiffies" { print "0x" $1; exit }' "$map")
+jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
 if [ -z "$cb" ] || [ -z "$jiffies" ]; then
-	echo "not ok bpf-timer-forge: no bpf_timer_cb or jiffies in $map"
+	echo "not ok bpf-timer-forge: no bpf_timer_cb or jiffies in the $arch/$mode System.map"
 	exit 0
 fi
 
