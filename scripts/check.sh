@@ -1,16 +1,20 @@
 #!/bin/bash
-# check.sh: build and boot every (arch, mode) in $ARCHS x $MODES and run
-# the tests; on arm64 also the mode-none negative control.  Prints one
-# line per test and closes with "N passed, N failed".
+# check.sh: build and boot every (arch, mode) in $ARCHS x $MODES, plus the
+# kernel without CFI where the plan has a control, and run the tests
+# tests/plan names for each.  Prints one line per test and closes with
+# "N passed, N failed, N skipped".
 set -u
 . "$(dirname "$0")/lib.sh"
+[ $# = 0 ] || die "usage: ${0##*/} (no arguments; ARCHS and MODES from the environment)"
 : "${ARCHS:=arm64 x86_64}" "${MODES:=kcfi}"
+plan=${JTCFI_PLAN:-$JTCFI_TOP/tests/plan}
 logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
 for a in $ARCHS; do check_arch "$a"; done
 for m in $MODES; do check_mode "$m"; done
+[ -f "$plan" ] || die "no test plan $plan"
 mkdir -p "$logs"
 
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 report() {	# report ARCH MODE "ok NAME: detail" | "not ok NAME: detail"
 	local verdict=ok line=$3
 	case "$line" in
@@ -21,17 +25,56 @@ report() {	# report ARCH MODE "ok NAME: detail" | "not ok NAME: detail"
 	if [ "$verdict" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 
-run_tests() {	# run_tests ARCH MODE TEST...
-	local arch=$1 mode=$2 t
-	shift 2
-	if ! "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"; then
-		report "$arch" "$mode" "not ok build: failed, its tests not run"
-		return
+# in_list WORD LIST ALL: LIST is comma-separated, or * for ALL.
+in_list() {
+	local list=$2
+	[ "$list" = "*" ] && list=$3
+	[[ ",${list// /,}," == *",$1,"* ]]
+}
+
+# plan_for ARCH MODE FIRST: the plan's lines for (ARCH, MODE) as
+# "EXPECT TEST [ARGS]"; FIRST=1 on the first (arch, mode) built.
+plan_for() {
+	local archs modes expect test
+	while read -r archs modes expect test; do
+		case "$archs" in ''|'#'*) continue ;; esac
+		[ -n "$test" ] || die "$plan: a line without a test: '$archs $modes $expect'"
+		case "$expect" in
+		pass|caught|missed|reported) ;;
+		*) die "$plan: unknown expectation '$expect' for '$test'" ;;
+		esac
+		if [ "$archs" = once ]; then
+			[ "$3" = 1 ] || continue
+		else
+			in_list "$1" "$archs" "$ARCHS" || continue
+		fi
+		in_list "$2" "$modes" "$MODES" || continue
+		echo "$expect $test"
+	done < "$plan"
+}
+
+run_tests() {	# run_tests ARCH MODE FIRST
+	local arch=$1 mode=$2 expect t
+	local -a tests
+	mapfile -t tests < <(plan_for "$@")
+	[ ${#tests[@]} -gt 0 ] || return 1
+	if ! mode_supports_arch "$mode" "$arch"; then
+		for t in "${tests[@]}"; do
+			printf '%s %s %s: skipped  (mode not available on %s)\n' "$arch" "$mode" "${t#* }" "$arch"
+		done
+		skipped=$((skipped + ${#tests[@]}))
+		return 1
 	fi
-	for t in "$@"; do
+	note "$arch/$mode: preparing the kernel for ${#tests[@]} tests"
+	if ! "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"; then
+		report "$arch" "$mode" "not ok build: failed, its ${#tests[@]} tests not run"
+		return 0
+	fi
+	for t in "${tests[@]}"; do
+		expect=${t%% *} t=${t#* }
 		# shellcheck disable=SC2086
-		"$JTCFI_TOP/tests/${t%% *}.sh" "$arch" "$mode" "$logs" ${t#"${t%% *}"} \
-			> "$logs/.result"
+		JTCFI_EXPECT=$expect "$JTCFI_TOP/tests/${t%% *}.sh" "$arch" "$mode" "$logs" \
+			${t#"${t%% *}"} > "$logs/.result"
 		[ -s "$logs/.result" ] || echo "not ok $t: test printed no result" > "$logs/.result"
 		while read -r line; do report "$arch" "$mode" "$line"; done < "$logs/.result"
 	done
@@ -39,35 +82,17 @@ run_tests() {	# run_tests ARCH MODE TEST...
 }
 
 start=$(date +%s)
-# The harness's own error handling is checked once, on the first kernel.
-extra=harness-errors
+first=1
 for arch in $ARCHS; do
-	for mode in $MODES; do
-		if ! mode_supports_arch "$mode" "$arch"; then
-			echo "$arch $mode: skipped (mode not available on $arch)"
-			continue
+	# The kernel without CFI only runs the plan's controls.
+	for mode in $MODES none; do
+		if [ "$mode" = none ]; then
+			run_tests "$arch" none 0 || true
+		elif run_tests "$arch" "$mode" "$first"; then
+			first=0
 		fi
-		# CFI_FORWARD_UNTAKEN is caught by jump tables and, by design,
-		# missed by kCFI: both outcomes are asserted.
-		# CFI_FORWARD_SOFT_BUGTABLE and bpf-timer-forge play CFI's own
-		# attacker, who can write kernel data.
-		tests=(kunit "lkdtm CFI_FORWARD_PROTO" "lkdtm CFI_FORWARD_MIDDLE"
-		       "lkdtm CFI_FORWARD_UNTAKEN" "lkdtm CFI_FORWARD_SOFT_BUGTABLE"
-		       module-mismatch module-cycles module-symget
-		       tracepoint-stub bpf-timer-forge exercise bench-smoke)
-		# Jump-table CFI's own: one build, enforcing or permissive as
-		# booted; its shadow, sealed init entries and module refusal.
-		[ "$mode" = jt ] && tests+=("lkdtm CFI_FORWARD_PROTO permissive"
-			cfi-audit module-stale module-forge module-nocheck
-			module-initentry "lkdtm CFI_FORWARD_FREED_INIT" module-stress)
-		[ "$arch" = arm64 ] && tests+=(el2-kvm)
-		run_tests "$arch" "$mode" "${tests[@]}" $extra
-		extra=
 	done
-	if [ "$arch" = arm64 ]; then
-		run_tests "$arch" none "lkdtm CFI_FORWARD_PROTO"
-	fi
 done
 echo "console logs: $logs; took $(( $(date +%s) - start ))s"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

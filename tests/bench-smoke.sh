@@ -3,15 +3,13 @@
 # that none of them rots between `make bench` runs: the micro module, each
 # macro program and the module-load loop must print their result lines.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only pass
 log=$logs/$arch-$mode-bench-smoke.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" kunit.enable=0 \
-	jtcfi.run=bench-micro:10000,bench-macro:quick,bench-modload:3 || {
-	echo "not ok bench-smoke: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail bench-smoke "$log" kunit.enable=0 \
+	jtcfi.run=bench-micro:10000,bench-macro:quick,bench-modload:3 || exit 0
 expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" modload)
 for c in "$JTCFI_TOP"/guest/bench/*.c; do
 	prog=$(basename "$c" .c)

@@ -7,9 +7,9 @@
 # Passes only if CFI refuses the callback (a report, the guest down);
 # fails if the forged callback runs.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only caught
 log=$logs/$arch-$mode-bpf-timer-forge.log
 # The pointer C code gets for bpf_timer_cb(): its jump-table entry under
 # jump tables (named <function>[.<hash>].cfi_jt), the function otherwise.
@@ -24,10 +24,7 @@ if [ -z "$cb" ] || [ -z "$jiffies" ]; then
 	exit 0
 fi
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+boot_or_fail bpf-timer-forge "$log" \
 	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_bpf_timer_cb=$cb" \
-	kunit.enable=0 oops=panic || {
-	echo "not ok bpf-timer-forge: boot failed (console: $log)"
-	exit 0
-}
+	kunit.enable=0 oops=panic || exit 0
 caught_verdict bpf-timer-forge "$log" 'Starting a forged BPF timer' 'FAIL: bpf_timer_cb\|^jtcfi-guest: survived'

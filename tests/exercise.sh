@@ -8,16 +8,13 @@
 # trampoline).  Every step must work with no CFI report, warning or oops.
 # CPU hotplug and kexec are not in the test configuration.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only pass
 log=$logs/$arch-$mode-exercise.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run=exercise kunit.enable=0 oops=panic kpti=1 || {
-	echo "not ok exercise: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail exercise "$log" \
+	jtcfi.run=exercise kunit.enable=0 oops=panic kpti=1 || exit 0
 traced=$(sed -n 's/^jtcfi-guest: exercise: function tracer: \([0-9]*\) lines traced/\1/p' "$log")
 if [ "${traced:-0}" -lt 1 ]; then
 	echo "not ok exercise: the function tracer traced nothing (console: $log)"

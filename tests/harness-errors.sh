@@ -3,8 +3,9 @@
 # naming the cause.  Each case runs a harness script the wrong way and
 # checks both the failure and the words of the message.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only pass
 S=$JTCFI_TOP/scripts
 
 expect_error() {	# expect_error NAME PATTERN COMMAND...

@@ -2,14 +2,12 @@
 # kunit.sh ARCH MODE LOGDIR: boot once; every KUnit suite built into the
 # kernel runs during boot; the console is parsed by the tree's kunit.py.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$(cd "$3" && pwd)
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only pass
 log=$logs/$arch-$mode-kunit.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" jtcfi.run=kunit || {
-	echo "not ok kunit: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail kunit "$log" jtcfi.run=kunit || exit 0
 # The serial console interleaves other kernel messages with the KTAP
 # output (on x86 the TSC calibration work lands between a suite's
 # "KTAP version" and "# Subtest" lines, which kunit.py rejects), so hand it

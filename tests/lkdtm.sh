@@ -4,13 +4,15 @@
 # guest down.  With "permissive" the same kernel is booted cfi=permissive
 # and must report the violation, count it and carry on.
 # The expectation is the one in tools/testing/selftests/lkdtm/tests.txt.
-# In mode "none" the test is the negative control: it passes only if the
-# call was NOT caught (LKDTM's "FAIL: survived"), which proves the harness
-# tells a caught violation from a missed one.  The same holds for kCFI and
-# CFI_FORWARD_UNTAKEN, the case that separates the two schemes.
+# The outcome asserted is the test plan's (JTCFI_EXPECT: caught, missed
+# or reported); run by hand it is "missed" without CFI (the negative
+# control, which proves the harness tells a caught violation from a missed
+# one) and for kCFI's CFI_FORWARD_UNTAKEN (the case that separates the
+# schemes), "reported" with permissive, and "caught" otherwise.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3 test=$4 variant=${5:-}
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR TEST [permissive]" 4 "$@"
+test=$4 variant=${5:-}
 log=$logs/$arch-$mode-lkdtm-$test${variant:+-$variant}.log
 name="lkdtm $test${variant:+ $variant}"
 boot_args=
@@ -18,60 +20,42 @@ boot_args=
 
 line=$(grep -E "^#?$test( |\$)" "$JTCFI_TREE/tools/testing/selftests/lkdtm/tests.txt")
 [ -n "$line" ] || { echo "not ok $name: not in lkdtm/tests.txt"; exit 0; }
-expect=${line#"$test"}
-expect=${expect# }
-expect=${expect:-call trace:}
-
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic $boot_args || {
-	echo "not ok $name: boot failed (console: $log)"
-	exit 0
-}
-# Only what the kernel printed after the trigger counts.
-after=$(sed -n "/lkdtm: Performing direct entry $test/,\$p" "$log")
-[ -n "$after" ] || { echo "not ok $name: crash point never triggered (console: $log)"; exit 0; }
-
-has() { echo "$after" | grep -E -qi "$1"; }
-# Misses that are the point of a run: no CFI at all (the control), and
-# kCFI given a function of the right prototype whose address is never
-# taken (it carries the right hash), which only jump tables refuse.
-missed_by=
-[ "$mode" = none ] && missed_by="without CFI, as expected (control)"
-[ "$mode" = kcfi ] && [ "$test" = CFI_FORWARD_UNTAKEN ] &&
-	missed_by="by kCFI, as expected: only jump tables refuse it"
-if [ -n "$missed_by" ]; then
-	if has 'FAIL: survived' && has '^jtcfi-guest: survived' && ! has 'CFI failure'; then
-		echo "ok $name: not caught $missed_by"
-	else
-		echo "not ok $name: expected a missed violation, the console shows otherwise (console: $log)"
-	fi
-	exit 0
-fi
-
-if [ "$variant" = permissive ]; then
-	why=
-	has 'CFI failure' || why="$why no CFI report;"
-	has 'FAIL: survived' && has '^jtcfi-guest: survived' || why="$why the call did not go on;"
-	has 'Kernel panic' && why="$why the guest went down;"
-	total=$(echo "$after" | sed -n 's/^jtcfi-guest: cfi-violations: total: //p')
-	[ "${total:-0}" -ge 1 ] || why="$why violation counter is '${total:-missing}';"
-	if [ -z "$why" ]; then
-		echo "ok $name: reported, counted ($total) and survived"
-	else
-		echo "not ok $name:$why (console: $log)"
-	fi
-	exit 0
-fi
-
-why=
-has 'CFI failure' || why="$why no CFI report;"
-has "$expect" || why="$why missing '$expect';"
-has 'FAIL: survived|^jtcfi-guest: survived' && why="$why the call or the guest survived;"
-# An enforcing stop that only warned has been softened.
-has '^WARNING:' && why="$why the stop was only a warning;"
-has 'Kernel panic' || why="$why the guest did not go down;"
-if [ -z "$why" ]; then
-	echo "ok $name: caught: $(echo "$after" | grep -m1 -i 'CFI failure' | sed 's/^\[ *[0-9.]*\] //')"
+oops=${line#"$test"}
+oops=${oops# }
+oops=${oops:-call trace:}
+if [ -n "${JTCFI_EXPECT:-}" ]; then
+	expect=$JTCFI_EXPECT
+elif [ "$mode" = none ] || { [ "$mode" = kcfi ] && [ "$test" = CFI_FORWARD_UNTAKEN ]; }; then
+	expect=missed
+elif [ "$variant" = permissive ]; then
+	expect=reported
 else
-	echo "not ok $name:$why (console: $log)"
+	expect=caught
 fi
+
+boot_or_fail "$name" "$log" \
+	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic $boot_args || exit 0
+# Only what the kernel printed after the trigger counts.
+marker="lkdtm: Performing direct entry $test"
+grep -q "$marker" "$log" || { echo "not ok $name: crash point never triggered (console: $log)"; exit 0; }
+
+case "$expect" in
+missed)
+	if [ "$mode" = none ]; then
+		why="without CFI, as expected (control)"
+	else
+		why="by $mode, as expected: only jump tables refuse it"
+	fi
+	missed_verdict "$name" "$log" "$marker" "$why" 'FAIL: survived' "$GUEST_SURVIVED" ;;
+reported)
+	reported_verdict "$name" "$log" "$marker" 'FAIL: survived' "$GUEST_SURVIVED" ;;
+caught)
+	verdict=$(caught_verdict "$name" "$log" "$marker" "FAIL: survived\\|$GUEST_SURVIVED")
+	# LKDTM's own expectation for the crash (tests.txt), e.g. the oops.
+	if [ "${verdict#ok }" != "$verdict" ] &&
+	   ! sed -n "/$marker/,\$p" "$log" | grep -Eqi "$oops"; then
+		verdict="not ok $name: missing '$oops' (console: $log)"
+	fi
+	echo "$verdict" ;;
+*)	echo "not ok $name: no such expectation '$expect'" ;;
+esac

@@ -9,8 +9,9 @@
 # report) or the attacker's write faults because the word is read-only;
 # fails if the forged look-up lets the call in.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only caught
 log=$logs/$arch-$mode-module-forge.log
 
 jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
@@ -20,18 +21,15 @@ if [ -z "$jiffies" ] || [ -z "$shadow" ]; then
 	exit 0
 fi
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
+boot_or_fail module-forge "$log" \
 	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_shadow=$shadow" \
-	kunit.enable=0 oops=panic || {
-	echo "not ok module-forge: boot failed (console: $log)"
-	exit 0
-}
+	kunit.enable=0 oops=panic || exit 0
 after=$(sed -n '/forging the CFI shadow pointer/,$p' "$log")
 why=
 [ -n "$after" ] || why=" the test module never forged anything;"
 echo "$after" | grep -q 'FAIL: a forged' && why="$why the forged look-up let the call in;"
-echo "$after" | grep -q 'Kernel panic' || why="$why the guest did not go down;"
-caught=$(echo "$after" | grep -m1 'CFI failure')
+echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
+caught=$(echo "$after" | grep -m1 "$CFI_REPORT")
 # A fault counts only if it is the write to the shadow pointer itself
 # (no KASLR in the test configuration: its System.map address).
 fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*${shadow#0x}\$")

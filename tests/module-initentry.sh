@@ -6,14 +6,11 @@
 # reaches freed memory, which the next module's code may occupy; without
 # that, it runs whatever lies there (here: a fault on the freed page).
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only caught
 log=$logs/$arch-$mode-module-initentry.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run=module-initentry kunit.enable=0 oops=panic || {
-	echo "not ok module-initentry: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail module-initentry "$log" \
+	jtcfi.run=module-initentry kunit.enable=0 oops=panic || exit 0
 caught_verdict module-initentry "$log" 'Calling this module.s freed init function' 'FAIL: called freed init code\|^jtcfi-guest: survived'

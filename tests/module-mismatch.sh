@@ -4,14 +4,11 @@
 # slow path).  Enforcing CFI must report it, stop the call and, with
 # oops=panic, take the guest down.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only caught
 log=$logs/$arch-$mode-module-mismatch.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run=module-mismatch kunit.enable=0 oops=panic || {
-	echo "not ok module-mismatch: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail module-mismatch "$log" \
+	jtcfi.run=module-mismatch kunit.enable=0 oops=panic || exit 0
 caught_verdict module-mismatch "$log" 'mismatched prototype \.\.\.' 'FAIL: survived\|^jtcfi-guest: survived'

@@ -6,14 +6,11 @@
 # report, not the page fault that follows without CFI, and the guest goes
 # down (oops=panic).
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only caught
 log=$logs/$arch-$mode-module-stale.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run=module-stale kunit.enable=0 oops=panic || {
-	echo "not ok module-stale: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail module-stale "$log" \
+	jtcfi.run=module-stale kunit.enable=0 oops=panic || exit 0
 caught_verdict module-stale "$log" 'left a timer that fires after unload' 'FAIL: the core kernel called into an unloaded module\|^jtcfi-guest: survived'

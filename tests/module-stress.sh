@@ -6,16 +6,15 @@
 # succeed with no CFI report, warning or oops, and the violation counter
 # must stay at zero.  This is the CFI shadow's concurrency test.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-arch=$1 mode=$2 logs=$3 count=${4:-1000}
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR [N]" 3 "$@"
+expect_only pass
+count=${4:-1000}
 log=$logs/$arch-$mode-module-stress.log
 
 JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-1800} \
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run="module-stress:$count" kunit.enable=0 oops=panic || {
-	echo "not ok module-stress: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail module-stress "$log" \
+	jtcfi.run="module-stress:$count" kunit.enable=0 oops=panic || exit 0
 why=
 grep -q "^jtcfi-guest: stress: test module cycles: $count of $count" "$log" ||
 	why="$why test module cycles: $(sed -n 's/^jtcfi-guest: stress: test module cycles: //p' "$log");"
@@ -26,7 +25,7 @@ case "$reads" in
 *" ok, 0 failed") ;;
 *) why="$why cross-module reads: '$reads';" ;;
 esac
-bad=$(grep -m1 -o 'CFI failure.*\|WARNING:.*\|Internal error.*\|Kernel panic.*\|jtcfi-guest: error.*' "$log")
+bad=$(grep -m1 -o "$CFI_REPORT.*\\|${KERNEL_WARNING#^}.*\\|Internal error.*\\|$KERNEL_PANIC.*\\|${GUEST_ERROR#^}.*" "$log")
 [ -n "$bad" ] && why="$why $bad;"
 if [ "$mode" = jt ]; then
 	total=$(sed -n 's/^jtcfi-guest: cfi-violations: total: //p' "$log")

@@ -6,16 +6,13 @@
 # and fires its tracepoint: the call must pass CFI, the remaining probe
 # must run once, and the module must load.
 set -u
-. "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/verdict.sh"
-arch=$1 mode=$2 logs=$3
+. "$(dirname "$0")/lib.sh"
+test_args "ARCH MODE LOGDIR" 3 "$@"
+expect_only pass
 log=$logs/$arch-$mode-tracepoint-stub.log
 
-"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" \
-	jtcfi.run=tracepoint-stub kunit.enable=0 oops=panic || {
-	echo "not ok tracepoint-stub: boot failed (console: $log)"
-	exit 0
-}
+boot_or_fail tracepoint-stub "$log" \
+	jtcfi.run=tracepoint-stub kunit.enable=0 oops=panic || exit 0
 passed_verdict tracepoint-stub "$log" \
 	"a probe removed without memory left a stub the tracepoint called, no CFI failure" \
 	'test_cfi_module: tracepoint called the stub of a removed probe' \

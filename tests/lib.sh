@@ -1,0 +1,137 @@
+# shellcheck shell=bash
+# Shared by the tests: their arguments, the one boot each makes, the
+# console patterns they judge by and the verdicts.  A test prints one or
+# more "ok NAME: what was seen" / "not ok NAME: why (console: LOG)" lines;
+# check.sh counts them.
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+
+# What the kernel and the guest print, named once (grep basic regexps).
+CFI_REPORT='CFI failure'
+KERNEL_PANIC='Kernel panic'
+KERNEL_WARNING='^WARNING:'
+TEST_FAILED='FAIL:'
+GUEST_SURVIVED='^jtcfi-guest: survived'
+GUEST_ERROR='^jtcfi-guest: error'
+# A report's first line without the console's time stamp.
+first_report() {	# first_report < CONSOLE-TEXT
+	grep -m1 "$CFI_REPORT" | sed 's/^\[ *[0-9.]*\] //'
+}
+
+# test_args USAGE NARGS "$@": the arguments every test takes, ARCH MODE
+# LOGDIR and its own; sets arch, mode and logs.  A test run by hand with
+# the wrong ones gets its usage line, not an unbound variable.
+test_args() {
+	local usage=$1 n=$2
+	shift 2
+	[ $# -ge "$n" ] || die "usage: ${0##*/} $usage"
+	arch=$1 mode=$2 logs=$(mkdir -p "$3" && cd "$3" && pwd)
+	check_arch "$arch"
+	check_mode "$mode" "$arch"
+}
+
+# expect_only EXPECTATION...: check.sh passes the test plan's expectation
+# in JTCFI_EXPECT; a test that asserts a fixed outcome refuses any other
+# rather than report "ok" for something it did not check.
+expect_only() {
+	local e
+	[ -n "${JTCFI_EXPECT:-}" ] || return 0
+	for e in "$@"; do
+		[ "$JTCFI_EXPECT" = "$e" ] && return 0
+	done
+	echo "not ok ${0##*/}: the plan expects '$JTCFI_EXPECT', this test only checks: $*"
+	exit 0
+}
+
+# boot_or_fail NAME LOG KERNEL-ARGS...: boot the (arch, mode) kernel with
+# its console in LOG.  If the guest did not boot, print the test's
+# "not ok" with boot.sh's reason and return 1 (the caller exits).
+boot_or_fail() {
+	local name=$1 log=$2 err
+	shift 2
+	if ! err=$("$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" "$@" 2>&1 >/dev/null); then
+		echo "not ok $name: boot failed: $(echo "$err" | tail -n 1 | sed 's/^jtcfi: error: //')"
+		return 1
+	fi
+}
+
+# caught_verdict NAME LOG MARKER SURVIVED: looks at LOG from the line
+# matching MARKER (the guest's announcement that it is about to make the
+# call) on, and prints "ok NAME: caught: <report>" only if a CFI report
+# follows, nothing matching SURVIVED (the call's or the guest's own
+# "still here" line) does, the stop was not softened into a warning, and
+# the kernel panicked (the tests boot with oops=panic).
+caught_verdict() {
+	local name=$1 log=$2 marker=$3 survived=$4 after why=
+	after=$(sed -n "/$marker/,\$p" "$log")
+	[ -n "$after" ] || why="$why the call was never made;"
+	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
+	echo "$after" | grep -q "$survived" && why="$why the call or the guest survived;"
+	echo "$after" | grep -q "$KERNEL_WARNING" && why="$why the stop was only a warning;"
+	echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
+	if [ -z "$why" ]; then
+		echo "ok $name: caught: $(echo "$after" | first_report)"
+	else
+		echo "not ok $name:$why (console: $log)"
+	fi
+}
+
+# missed_verdict NAME LOG MARKER REASON SURVIVED...: the expected miss (no
+# CFI, or a call one scheme accepts by design): "ok" only if, after
+# MARKER, every SURVIVED line shows the call went on and no CFI report
+# appeared.
+missed_verdict() {
+	local name=$1 log=$2 marker=$3 reason=$4 after line why=
+	shift 4
+	after=$(sed -n "/$marker/,\$p" "$log")
+	[ -n "$after" ] || why=" the call was never made;"
+	for line in "$@"; do
+		echo "$after" | grep -q "$line" || why="$why no '$line';"
+	done
+	echo "$after" | grep -q "$CFI_REPORT" && why="$why a CFI report;"
+	if [ -z "$why" ]; then
+		echo "ok $name: not caught $reason"
+	else
+		echo "not ok $name: expected a missed violation ($reason):$why (console: $log)"
+	fi
+}
+
+# reported_verdict NAME LOG MARKER SURVIVED...: permissive mode: after
+# MARKER a CFI report, every SURVIVED line (the call went on), the guest
+# stayed up and the violation counter the guest prints counted it.
+reported_verdict() {
+	local name=$1 log=$2 marker=$3 after line why= total
+	shift 3
+	after=$(sed -n "/$marker/,\$p" "$log")
+	[ -n "$after" ] || why="$why the call was never made;"
+	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
+	for line in "$@"; do
+		echo "$after" | grep -q "$line" || why="$why no '$line' (the call did not go on);"
+	done
+	echo "$after" | grep -q "$KERNEL_PANIC" && why="$why the guest went down;"
+	total=$(echo "$after" | sed -n 's/^jtcfi-guest: cfi-violations: total: //p' | tail -n 1)
+	[ "${total:-0}" -ge 1 ] || why="$why violation counter is '${total:-missing}';"
+	if [ -z "$why" ]; then
+		echo "ok $name: reported, counted ($total) and survived"
+	else
+		echo "not ok $name:$why (console: $log)"
+	fi
+}
+
+# passed_verdict NAME LOG WHAT LINE...: prints "ok NAME: WHAT" only if
+# LOG has every LINE (the module's and the guest's own reports that the
+# calls were made and insmod succeeded) and no CFI report, test failure,
+# warning or harness error anywhere.
+passed_verdict() {
+	local name=$1 log=$2 what=$3 line why=
+	shift 3
+	for line in "$@"; do
+		grep -q "$line" "$log" || why=${why:-"no line '$line'"}
+	done
+	why=$(grep -m1 -o "$CFI_REPORT.*\\|$TEST_FAILED.*\\|${KERNEL_WARNING#^}.*\\|${GUEST_ERROR#^}.*" "$log" ||
+	      echo "$why")
+	if [ -z "$why" ]; then
+		echo "ok $name: $what"
+	else
+		echo "not ok $name: $why (console: $log)"
+	fi
+}
