@@ -13,30 +13,21 @@ shift 3
 check_arch "$arch"
 check_mode "$mode" "$arch"
 timeout=${JTCFI_BOOT_TIMEOUT:-300}
-case "$arch" in
-arm64)	need_tool qemu-system-aarch64 ;;
-x86_64)	need_tool qemu-system-x86_64 ;;
-esac
-need_tool timeout
+qemu_bin=$(arch_field "$arch" qemu)
+need_tool "$qemu_bin" timeout
 
 out=$(build_dir "$arch" "$mode")
 [ -e "$out/kernel-image" ] || die "no kernel built for $arch/$mode in $out"
 [ -f "$out/initramfs.cpio.gz" ] || die "no initramfs for $arch/$mode in $out"
 
+machine=${JTCFI_QEMU_MACHINE:-$(arch_field "$arch" machine)}
+cpu=$(arch_field "$arch" cpu)
+bios=$(arch_field "$arch" bios)
+console=$(arch_field "$arch" console)
 # -no-reboot: a panic (panic=-1) or a guest reboot ends QEMU at once.
-args="panic=-1 $*"
-case "$arch" in
-arm64)
-	qemu=(qemu-system-aarch64 -M "${JTCFI_QEMU_MACHINE:-virt}"
-	      -cpu max,pauth-impdef=on)
-	args="console=ttyAMA0 $args"
-	;;
-x86_64)
-	qemu=(qemu-system-x86_64 -M "${JTCFI_QEMU_MACHINE:-pc}" -cpu max)
-	[ -f /usr/share/qemu/qboot.rom ] && qemu+=(-bios qboot.rom)
-	args="console=ttyS0 $args"
-	;;
-esac
+args="console=$console panic=-1 $*"
+qemu=("$qemu_bin" -M "$machine" -cpu "$cpu")
+[ -n "$bios" ] && [ -f "/usr/share/qemu/$bios" ] && qemu+=(-bios "$bios")
 # shellcheck disable=SC2206
 qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
        -kernel "$out/kernel-image" -initrd "$out/initramfs.cpio.gz"

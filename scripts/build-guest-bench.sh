@@ -12,10 +12,7 @@ need_tool "clang$LLVM" "ld.lld$LLVM" make
 
 nolibc=$JTCFI_TREE/tools/include/nolibc
 [ -f "$nolibc/nolibc.h" ] || die "nolibc headers missing in $nolibc (run 'make tree')"
-case "$arch" in
-arm64)	target=aarch64-linux-gnu ;;
-x86_64)	target=x86_64-linux-gnu ;;
-esac
+target=$(arch_field "$arch" triple)
 
 # The tree's uapi headers (asm/unistd.h is generated on arm64), refreshed
 # when the tree's commit changes; a separate O= keeps the tree clean.
@@ -24,7 +21,7 @@ head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
 if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
 	note "installing $arch uapi headers in $hdr"
 	mkdir -p "$hdr"
-	make -s -C "$JTCFI_TREE" O="$hdr" ARCH="$(kernel_arch "$arch")" LLVM="$LLVM" headers \
+	make -s -C "$JTCFI_TREE" O="$hdr" ARCH="$(arch_field "$arch" srcarch)" LLVM="$LLVM" headers \
 		> "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
 	echo "$head" > "$hdr/.jtcfi-uapi"
 fi

@@ -11,10 +11,7 @@ need_tool ccache "clang$LLVM" "ld.lld$LLVM" "llvm-ar$LLVM" flex bison bc
 
 out=$(build_dir "$arch" "$mode")
 [ -f "$out/.config" ] || die "$out has no .config (run scripts/configure.sh $arch $mode)"
-case "$arch" in
-arm64)	image=arch/arm64/boot/Image ;;
-x86_64)	image=arch/x86/boot/bzImage ;;
-esac
+image=$(arch_field "$arch" image)
 
 # Fixed build identity: ccache hits and comparable images across builds.
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi

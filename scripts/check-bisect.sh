@@ -18,7 +18,7 @@ mkdir -p "$(dirname "$log")" "$JTCFI_CACHE/bisect"
 : > "$log"
 git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
-karch=$(kernel_arch "$arch")
+srcarch=$(arch_field "$arch" srcarch)
 export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
 kmake() {	# kmake OUT TARGET...
@@ -62,7 +62,7 @@ for c in $(git -C "$JTCFI_TREE" rev-list --reverse pristine..HEAD); do
 	git -C "$wt" checkout -q --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s)
 	mode=kcfi
-	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$karch/Kconfig" && mode=jt
+	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$srcarch/Kconfig" && mode=jt
 	for m in none "$mode"; do
 		echo "== $n $m $subject" >> "$log"
 		start=$(date +%s)

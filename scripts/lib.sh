@@ -18,19 +18,54 @@ JTCFI_TREE=$JTCFI_CACHE/linux
 : "${JTCFI_BUILD:=$JTCFI_CACHE/build}"
 JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Kernel ARCH= name and QEMU binary for each architecture we support.
-check_arch() {
-	case "$1" in
-	arm64|x86_64) ;;
-	*) die "unknown ARCH '$1' (supported: arm64 x86_64)" ;;
-	esac
+# Everything the harness knows about an architecture, one row each (as
+# kunit's qemu_configs has one record per arch); arch_field reads it, and
+# no script has a "case $arch" of its own.  The first row names the
+# columns; "-" is an empty field.
+#   arch     the name ARCH= takes here, and kbuild's ARCH= (x86_64, not
+#            x86: allnoconfig would turn 64BIT off), build directories,
+#            configs/base-ARCH.config
+#   srcarch  the kernel's arch/ directory
+#   image    the boot image kbuild makes, relative to O=
+#   qemu     the QEMU binary; machine and cpu are its -M (unless
+#            $JTCFI_QEMU_MACHINE) and -cpu
+#   bios     firmware given with -bios when /usr/share/qemu has it
+#   console  the kernel's serial console (console=)
+#   triple   clang's --target= for the guest programs
+#   deb      Debian's name: busybox-static:DEB, $JTCFI_CACHE/busybox/DEB
+JTCFI_ARCH_TABLE='
+arch    srcarch image                  qemu                machine cpu                 bios      console triple            deb
+arm64   arm64   arch/arm64/boot/Image  qemu-system-aarch64 virt    max,pauth-impdef=on -         ttyAMA0 aarch64-linux-gnu arm64
+x86_64  x86     arch/x86/boot/bzImage  qemu-system-x86_64  pc      max                 qboot.rom ttyS0   x86_64-linux-gnu  amd64
+'
+
+arch_list() {	# arch_list: every supported ARCH, one a line
+	awk 'NF && n++ { print $1 }' <<< "$JTCFI_ARCH_TABLE"
 }
 
-kernel_arch() {
-	case "$1" in
-	arm64) echo arm64 ;;
-	x86_64) echo x86 ;;
-	esac
+# arch_field ARCH FIELD: FIELD of ARCH's row (nothing for "-").
+arch_field() {
+	local header=() row i
+	while read -r -a row; do
+		[ "${#row[@]}" != 0 ] || continue
+		if [ "${#header[@]}" = 0 ]; then
+			header=("${row[@]}")
+			continue
+		fi
+		[ "${row[0]}" = "$1" ] || continue
+		for i in "${!header[@]}"; do
+			[ "${header[i]}" = "$2" ] || continue
+			[ "${row[i]}" = - ] || echo "${row[i]}"
+			return 0
+		done
+		die "the arch table has no field '$2' (fields: ${header[*]})"
+	done <<< "$JTCFI_ARCH_TABLE"
+	die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
+}
+
+check_arch() {
+	arch_list | grep -qxF -- "$1" ||
+		die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
 }
 
 check_mode() {	# check_mode MODE [ARCH]

@@ -11,10 +11,7 @@ check_mode "$mode" "$arch"
 need_tool cpio gzip
 
 out=$(build_dir "$arch" "$mode")
-case "$arch" in
-arm64)	bb=$JTCFI_CACHE/busybox/arm64/bin/busybox ;;
-x86_64)	bb=$JTCFI_CACHE/busybox/amd64/bin/busybox ;;
-esac
+bb=$JTCFI_CACHE/busybox/$(arch_field "$arch" deb)/bin/busybox
 [ -x "$bb" ] || die "$bb missing (run 'make setup')"
 [ -d "$out/modroot" ] || die "$out/modroot missing (build the kernel first)"
 bench=$JTCFI_CACHE/guest-bench/$arch

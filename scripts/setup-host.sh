@@ -50,7 +50,8 @@ done
 # arm64 and amd64 packages conflict with each other).
 bbdir=$JTCFI_CACHE/busybox
 need_bb=
-for a in arm64 amd64; do
+for arch in $(arch_list); do
+	a=$(arch_field "$arch" deb)
 	[ -x "$bbdir/$a/bin/busybox" ] || need_bb="$need_bb $a"
 done
 
@@ -59,10 +60,15 @@ done
 [ "$(id -u)" = 0 ] || die "host packages missing ($missing$need_bb): run as root or install them yourself"
 command -v apt-get >/dev/null || die "apt-get not found: jtcfi sets itself up on Debian 12 only"
 
-if [ -n "$need_bb" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	dpkg --add-architecture arm64
-	missing="$missing update-lists"
-fi
+# apt-get download of another architecture's busybox needs that
+# architecture's package lists.
+for a in $need_bb; do
+	if [ "$a" != "$(dpkg --print-architecture)" ] &&
+	   ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		dpkg --add-architecture "$a"
+		missing="$missing update-lists"
+	fi
+done
 
 if [ -n "$missing" ]; then
 	note "installing host packages:$missing"
