@@ -16,7 +16,7 @@ target=$(arch_field "$arch" triple)
 
 # The tree's uapi headers (asm/unistd.h is generated on arm64), refreshed
 # when the tree's commit changes; a separate O= keeps the tree clean.
-hdr=$JTCFI_CACHE/uapi/$arch
+hdr=$JTCFI_UAPI/$arch
 head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
 if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
 	note "installing $arch uapi headers in $hdr"

@@ -15,7 +15,7 @@ image=$(arch_field "$arch" image)
 
 # Fixed build identity: ccache hits and comparable images across builds.
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+export CCACHE_DIR=$JTCFI_CCACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 kmake() {
 	make -C "$JTCFI_TREE" O="$out" ARCH="$arch" LLVM="$LLVM" \
 		CC="ccache clang$LLVM" -j"$(nproc)" "$@"

@@ -12,14 +12,14 @@ arch=${1:-arm64}
 check_arch "$arch"
 need_tool git ccache "clang$LLVM"
 
-wt=$JTCFI_CACHE/bisect/tree
-log=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs/check-bisect-$arch.log
-mkdir -p "$(dirname "$log")" "$JTCFI_CACHE/bisect"
+wt=$JTCFI_SERIES_CHECK/tree
+log=$JTCFI_LOGS/check-bisect-$arch.log
+mkdir -p "$JTCFI_LOGS" "$JTCFI_SERIES_CHECK"
 : > "$log"
 git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
 srcarch=$(arch_field "$arch" srcarch)
-export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
+export CCACHE_DIR=$JTCFI_CCACHE
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
 kmake() {	# kmake OUT TARGET...
 	local out=$1
@@ -35,7 +35,7 @@ mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*
 step() {	# step MODE: configure and compile the touched files in MODE
 	local mode=$1 ref out f targets=()
 	ref=$(build_dir "$arch" "$mode")
-	out=$JTCFI_CACHE/bisect/$arch-$mode
+	out=$JTCFI_SERIES_CHECK/$arch-$mode
 	[ -f "$ref/.config" ] || die "no $arch/$mode build to take the config from (run make build MODE=$mode)"
 	mkdir -p "$out"
 	cp "$ref/.config" "$out/.config"

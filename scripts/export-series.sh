@@ -36,5 +36,5 @@ PY
 	grep -vx 0000-cover-letter.patch > series || : > series)
 n=$(grep -c . "$JTCFI_TOP/patches/series" || true)
 sum=$(series_sum)
-echo "$sum $(git -C "$JTCFI_TREE" rev-parse HEAD)" > "$JTCFI_CACHE/tree.applied"
+echo "$sum $(git -C "$JTCFI_TREE" rev-parse HEAD)" > "$JTCFI_TREE_STAMP"
 note "exported $n patches to patches/"

@@ -1,5 +1,7 @@
-# shellcheck shell=bash
-# Shared by the harness scripts: error reporting and the cache layout.
+# shellcheck shell=bash disable=SC2034
+# (SC2034: the variables set here are used by the scripts that source it.)
+# Shared by the harness scripts: error reporting, the cache layout, the
+# architectures, the kernel's make and argument checks.
 
 die() {
 	echo "jtcfi: error: $*" >&2
@@ -12,11 +14,31 @@ note() {
 
 : "${JTCFI_CACHE:=$HOME/.cache/jtcfi}"
 : "${LLVM:=-19}"
+JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The cache's layout, named here only.
+# The kernel tree, a git repository whose first commit is tagged pristine,
+# and "SERIES-DIGEST HEAD" of the series last applied to it or exported.
 JTCFI_TREE=$JTCFI_CACHE/linux
+JTCFI_TREE_STAMP=$JTCFI_CACHE/tree.applied
 # Build directories live here; a test that must not touch the real ones
 # points it elsewhere.
 : "${JTCFI_BUILD:=$JTCFI_CACHE/build}"
-JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The compiler cache every kernel and module build shares.
+JTCFI_CCACHE=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
+# Debian's busybox-static unpacked per Debian arch (DEB/bin/busybox), the
+# guest/bench programs and the tree's uapi headers per ARCH.
+JTCFI_BUSYBOX=$JTCFI_CACHE/busybox
+JTCFI_GUEST_BENCH=$JTCFI_CACHE/guest-bench
+JTCFI_UAPI=$JTCFI_CACHE/uapi
+# check-series.sh's worktree and build directories (named before the
+# script was, kept so that they are reused).
+JTCFI_SERIES_CHECK=$JTCFI_CACHE/bisect
+# check-fresh.sh's Debian base, downloaded .debs and root.
+JTCFI_FRESH=$JTCFI_CACHE/fresh
+# Results (bench.md, bench/) and the console logs of every boot.
+: "${JTCFI_RESULTS:=$JTCFI_TOP/results}"
+JTCFI_LOGS=$JTCFI_RESULTS/logs
 
 # Everything the harness knows about an architecture, one row each (as
 # kunit's qemu_configs has one record per arch); arch_field reads it, and

@@ -11,10 +11,10 @@ check_mode "$mode" "$arch"
 need_tool cpio gzip
 
 out=$(build_dir "$arch" "$mode")
-bb=$JTCFI_CACHE/busybox/$(arch_field "$arch" deb)/bin/busybox
+bb=$JTCFI_BUSYBOX/$(arch_field "$arch" deb)/bin/busybox
 [ -x "$bb" ] || die "$bb missing (run 'make setup')"
 [ -d "$out/modroot" ] || die "$out/modroot missing (build the kernel first)"
-bench=$JTCFI_CACHE/guest-bench/$arch
+bench=$JTCFI_GUEST_BENCH/$arch
 [ -d "$bench" ] || die "$bench missing (run scripts/build-guest-bench.sh)"
 [ -f "$out/guest-modules/.built" ] || die "benchmark modules missing (run scripts/build-guest-modules.sh)"
 

@@ -12,7 +12,7 @@ tarball=${JTCFI_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 [ -f "$tarball" ] ||
 	die "$tarball not found (apt-get install linux-source-6.12)"
 series=$JTCFI_TOP/patches/series
-stamp=$JTCFI_CACHE/tree.applied
+stamp=$JTCFI_TREE_STAMP
 git_tree() { git -C "$JTCFI_TREE" "$@"; }
 
 if ! git_tree rev-parse -q --verify pristine >/dev/null 2>&1; then

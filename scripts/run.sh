@@ -7,7 +7,7 @@ set -eu
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"
-logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
+logs=$JTCFI_LOGS
 log=$logs/$arch-$mode-lkdtm-CFI_FORWARD_PROTO.log
 
 "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"

@@ -48,7 +48,7 @@ done
 # The guest userland is Debian's static busybox for each architecture,
 # fetched as .deb files and unpacked into the cache (not installed: the
 # arm64 and amd64 packages conflict with each other).
-bbdir=$JTCFI_CACHE/busybox
+bbdir=$JTCFI_BUSYBOX
 need_bb=
 for arch in $(arch_list); do
 	a=$(arch_field "$arch" deb)
