@@ -21,8 +21,7 @@ head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
 if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
 	note "installing $arch uapi headers in $hdr"
 	mkdir -p "$hdr"
-	make -s -C "$JTCFI_TREE" O="$hdr" ARCH="$(arch_field "$arch" srcarch)" LLVM="$LLVM" headers \
-		> "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
+	kmake "$arch" "$hdr" -s headers > "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
 	echo "$head" > "$hdr/.jtcfi-uapi"
 fi
 

@@ -23,8 +23,6 @@ fi
 rm -rf "$dst"
 mkdir -p "$dst"
 cp "$src"/* "$dst/"
-export CCACHE_DIR=$JTCFI_CCACHE
-make -C "$JTCFI_TREE" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-	M="$dst" modules > "$dst/build.log" 2>&1 ||
+kmake "$arch" "$out" M="$dst" modules > "$dst/build.log" 2>&1 ||
 	die "benchmark modules failed to build for $arch/$mode (see $dst/build.log)"
 touch "$dst/.built"

@@ -13,26 +13,18 @@ out=$(build_dir "$arch" "$mode")
 [ -f "$out/.config" ] || die "$out has no .config (run scripts/configure.sh $arch $mode)"
 image=$(arch_field "$arch" image)
 
-# Fixed build identity: ccache hits and comparable images across builds.
-export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-export CCACHE_DIR=$JTCFI_CCACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
-kmake() {
-	make -C "$JTCFI_TREE" O="$out" ARCH="$arch" LLVM="$LLVM" \
-		CC="ccache clang$LLVM" -j"$(nproc)" "$@"
-}
-
 start=$(date +%s)
 # Only a build from an empty directory gives the from-scratch wall time
 # the benchmark report quotes.
 from_scratch=
 [ -e "$out/vmlinux" ] || from_scratch=1
 note "building $arch/$mode in $out (log: $out/build.log)"
-if ! kmake "${image##*/}" modules > "$out/build.log" 2>&1; then
+if ! kmake "$arch" "$out" "${image##*/}" modules > "$out/build.log" 2>&1; then
 	grep -E -m 20 'error|Error' "$out/build.log" >&2 || tail -n 20 "$out/build.log" >&2
 	die "kernel build failed for $arch/$mode (see $out/build.log)"
 fi
 rm -rf "$out/modroot"
-kmake INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >> "$out/build.log" 2>&1 ||
+kmake "$arch" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >> "$out/build.log" 2>&1 ||
 	die "modules_install failed for $arch/$mode (see $out/build.log)"
 ln -sf "$image" "$out/kernel-image"
 [ -z "$from_scratch" ] || echo "$(( $(date +%s) - start ))" > "$out/build-seconds"

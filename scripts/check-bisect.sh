@@ -19,14 +19,6 @@ mkdir -p "$JTCFI_LOGS" "$JTCFI_SERIES_CHECK"
 git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
 srcarch=$(arch_field "$arch" srcarch)
-export CCACHE_DIR=$JTCFI_CCACHE
-export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-kmake() {	# kmake OUT TARGET...
-	local out=$1
-	shift
-	make -C "$wt" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-		-j"$(nproc)" "$@" >> "$log" 2>&1
-}
 
 # The C files the series touches; host programs (scripts/) are built by
 # modules_prepare instead.
@@ -39,7 +31,7 @@ step() {	# step MODE: configure and compile the touched files in MODE
 	[ -f "$ref/.config" ] || die "no $arch/$mode build to take the config from (run make build MODE=$mode)"
 	mkdir -p "$out"
 	cp "$ref/.config" "$out/.config"
-	kmake "$out" olddefconfig || return 1
+	kmake -C "$wt" "$arch" "$out" olddefconfig >> "$log" 2>&1 || return 1
 	if [ "$mode" != none ] && ! grep -q '^CONFIG_CFI_CLANG=y' "$out/.config"; then
 		echo "CFI_CLANG not set" >> "$log"
 		return 1
@@ -53,7 +45,7 @@ step() {	# step MODE: configure and compile the touched files in MODE
 		[ -f "$wt/$f" ] && [ -f "$ref/${f%.c}.o" ] && targets+=("${f%.c}.o")
 	done
 	echo "compiling ${#targets[@]} files" >> "$log"
-	kmake "$out" modules_prepare "${targets[@]}"
+	kmake -C "$wt" "$arch" "$out" modules_prepare "${targets[@]}" >> "$log" 2>&1
 }
 
 failed=0 n=0
