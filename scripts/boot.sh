@@ -8,6 +8,7 @@
 # (the benchmarks' -icount).
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2 log=$3
 shift 3
 check_arch "$arch"

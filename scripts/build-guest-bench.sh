@@ -6,6 +6,7 @@
 # A binary is rebuilt only when its source, bench.h or the headers are newer.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 out=$2
 check_arch "$arch"
 need_tool "clang$LLVM" "ld.lld$LLVM" make

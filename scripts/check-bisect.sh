@@ -8,6 +8,7 @@
 # that needs a later one.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=${1:-arm64}
 check_arch "$arch"
 need_tool git ccache "clang$LLVM"

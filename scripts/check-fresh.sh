@@ -11,7 +11,7 @@
 # Prints one line per test and closes with "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
-[ $# -le 1 ] || die "usage: check-fresh.sh [REV]"
+usage_check "$@"
 rev=${1:-HEAD}
 [ "$(id -u)" = 0 ] || die "check-fresh needs root (mmdebstrap, mounts, chroot)"
 need_tool mmdebstrap unshare chroot git

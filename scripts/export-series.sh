@@ -4,6 +4,7 @@
 # as in sync so that prepare-tree.sh does not re-apply what it came from.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 git -C "$JTCFI_TREE" rev-parse -q --verify pristine >/dev/null ||
 	die "$JTCFI_TREE is not prepared (run 'make tree')"
 

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034
-# (SC2034: the variables set here are used by the scripts that source it.)
 # Shared by the harness scripts: error reporting, the cache layout, the
-# architectures, the kernel's make and argument checks.
+# architectures, the kernel's make and argument checks.  (SC2034: the
+# variables set here are for the scripts that source this.)
 
 die() {
 	echo "jtcfi: error: $*" >&2
@@ -10,6 +10,32 @@ die() {
 
 note() {
 	echo "jtcfi: $*" >&2
+}
+
+# A script's arguments are written once, in the synopsis that opens its
+# header: "# NAME ARGS: what it does", where [X] is optional and X...
+# repeats.  usage stops with that line; usage_check "$@" does when the
+# count of arguments does not fit it (rather than "$1: unbound variable").
+synopsis() {
+	sed -n '2{s/^# //;s/: .*//;p;q}' "$0"
+}
+
+usage() {
+	die "usage: $(synopsis)"
+}
+
+usage_check() {
+	local words w min=0 max=0
+	read -r -a words <<< "$(synopsis)"
+	[ "${words[0]:-}" = "${0##*/}" ] ||
+		die "${0##*/}: its header does not open with its synopsis ('# ${0##*/} ARGS: what it does')"
+	for w in "${words[@]:1}"; do
+		[[ $w == '['* ]] || min=$((min + 1))
+		[[ $w == *...* ]] && max=any
+		[ "$max" = any ] || max=$((max + 1))
+	done
+	[ $# -ge "$min" ] || usage
+	[ "$max" = any ] || [ $# -le "$max" ] || usage
 }
 
 : "${JTCFI_CACHE:=$HOME/.cache/jtcfi}"

@@ -5,6 +5,7 @@
 set -eu
 dir=$(dirname "$0")
 . "$dir/lib.sh"
+usage_check "$@"
 "$dir/configure.sh" "$@"
 "$dir/build-kernel.sh" "$@"
 "$dir/build-guest-modules.sh" "$@"

@@ -1,11 +1,13 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.12 into the cache as a git repository whose
-# first commit (tag "pristine") is the untouched tree, then apply
-# patches/series with git am.  Re-running is a no-op while the series is
-# unchanged; a changed series is re-applied from pristine, unless the tree
-# has commits that were never exported (that work would be lost).
+# prepare-tree.sh: unpack Debian's linux-source-6.12 into the cache as a
+# git repository whose first commit (tag "pristine") is the untouched
+# tree, then apply patches/series with git am.  Re-running is a no-op
+# while the series is unchanged; a changed series is re-applied from
+# pristine, unless the tree has commits that were never exported (that
+# work would be lost).
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 need_tool git tar xz
 
 tarball=${JTCFI_TARBALL:-/usr/src/linux-source-6.12.tar.xz}

@@ -4,6 +4,8 @@
 # Quick and silent when everything is already there.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
+[ "${1:-fresh}" = fresh ] || usage
 
 # Every package the project needs, and why. Nothing else may be assumed:
 # make check-fresh runs make run on a root that has only these (and make).
@@ -37,7 +39,6 @@ fresh_pkgs=(
 	mmdebstrap		# the minimal Debian root of make check-fresh
 )
 [ "${1:-}" != fresh ] || pkgs+=("${fresh_pkgs[@]}")
-[ $# = 0 ] || [ "$1" = fresh ] || die "usage: setup-host.sh [fresh]"
 
 missing=
 for p in "${pkgs[@]}"; do
