@@ -3,6 +3,7 @@
 # initramfs in QEMU under TCG, console to LOG, and stop it after
 # $JTCFI_BOOT_TIMEOUT seconds.  LOG "-" boots interactively on this terminal.
 # Fails, naming the cause, when the guest times out or never reaches init.
+# LOG's first line is the QEMU command, after "# jtcfi: " (JTCFI_LOG_HEADER).
 # $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on),
 # $JTCFI_SMP the number of CPUs (2), and $JTCFI_QEMU_EXTRA adds options
 # (the benchmarks' -icount).
@@ -36,13 +37,16 @@ qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEM
 
 if [ "$log" = - ]; then
 	note "booting $arch/$mode interactively; Ctrl-A X quits QEMU"
+	note "$(shell_quote "${qemu[@]}")"
 	exec "${qemu[@]}"
 fi
 
 mkdir -p "$(dirname "$log")"
+# The command first, so that a console can be reproduced by hand.
+echo "$JTCFI_LOG_HEADER$(shell_quote "${qemu[@]}")" > "$log"
 status=0
 # The serial console ends lines with CR LF; keep the log plain text.
-timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' > "$log" ||
+timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' >> "$log" ||
 	true
 status=${PIPESTATUS[0]}
 if [ $status = 124 ] || [ $status = 137 ]; then

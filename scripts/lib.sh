@@ -159,6 +159,28 @@ kmake() {
 			-j"$(nproc)" "$@"
 }
 
+# shell_quote ARG...: the words as one line that the shell reads back as
+# the same words, quoted only where needed so that a command stays
+# readable (printf %q alone would also escape every comma of QEMU's
+# options).
+shell_quote() {
+	local a line=
+	for a in "$@"; do
+		if [[ $a == *[[:cntrl:]]* ]]; then
+			a=$(printf %q "$a")
+		elif [[ -z $a || $a == *[!A-Za-z0-9_./,:=+@%-]* ]]; then
+			a="'${a//\'/\'\\\'\'}'"
+		fi
+		line+=" $a"
+	done
+	echo "${line# }"
+}
+
+# boot.sh opens every console log with the QEMU command it ran, on a line
+# that starts with this (no kernel or guest line starts so): a test may skip
+# it.
+JTCFI_LOG_HEADER='# jtcfi: '
+
 need_tool() {
 	local t
 	for t in "$@"; do
