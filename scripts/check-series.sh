@@ -1,5 +1,5 @@
 #!/bin/bash
-# check-bisect.sh [ARCH]: check that every patch of the series builds on
+# check-series.sh [ARCH]: check that every patch of the series builds on
 # its own.  At each commit, in a worktree of the tree, Kconfig resolves
 # the config of mode none and of the CFI mode (kcfi until the commit that
 # lets ARCH select jump tables, jt from there on), and every C file the
@@ -14,7 +14,7 @@ check_arch "$arch"
 need_tool git ccache "clang$LLVM"
 
 wt=$JTCFI_SERIES_CHECK/tree
-log=$JTCFI_LOGS/check-bisect-$arch.log
+log=$JTCFI_LOGS/check-series-$arch.log
 mkdir -p "$JTCFI_LOGS" "$JTCFI_SERIES_CHECK"
 : > "$log"
 git -C "$JTCFI_TREE" worktree prune
