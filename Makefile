@@ -47,7 +47,7 @@ bench: setup tree
 
 # Every patch of the series on its own: Kconfig and the files it touches.
 check-series: setup tree
-	$(S)/check-bisect.sh $(ARCH)
+	$(S)/check-series.sh $(ARCH)
 
 shell: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
@@ -61,6 +61,10 @@ setup:
 
 tree: setup
 	@$(S)/prepare-tree.sh
+
+# The console logs of every boot.
+clean-logs:
+	rm -rf results/logs
 
 # The tree's commits on top of "pristine" become patches/ and its series.
 export:

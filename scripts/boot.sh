@@ -3,40 +3,33 @@
 # initramfs in QEMU under TCG, console to LOG, and stop it after
 # $JTCFI_BOOT_TIMEOUT seconds.  LOG "-" boots interactively on this terminal.
 # Fails, naming the cause, when the guest times out or never reaches init.
+# LOG's first line is the QEMU command, after "# jtcfi: " (JTCFI_LOG_HEADER).
 # $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on),
 # $JTCFI_SMP the number of CPUs (2), and $JTCFI_QEMU_EXTRA adds options
 # (the benchmarks' -icount).
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2 log=$3
 shift 3
 check_arch "$arch"
 check_mode "$mode" "$arch"
 timeout=${JTCFI_BOOT_TIMEOUT:-300}
-case "$arch" in
-arm64)	need_tool qemu-system-aarch64 ;;
-x86_64)	need_tool qemu-system-x86_64 ;;
-esac
-need_tool timeout
+qemu_bin=$(arch_field "$arch" qemu)
+need_tool "$qemu_bin" timeout
 
 out=$(build_dir "$arch" "$mode")
 [ -e "$out/kernel-image" ] || die "no kernel built for $arch/$mode in $out"
 [ -f "$out/initramfs.cpio.gz" ] || die "no initramfs for $arch/$mode in $out"
 
+machine=${JTCFI_QEMU_MACHINE:-$(arch_field "$arch" machine)}
+cpu=$(arch_field "$arch" cpu)
+bios=$(arch_field "$arch" bios)
+console=$(arch_field "$arch" console)
 # -no-reboot: a panic (panic=-1) or a guest reboot ends QEMU at once.
-args="panic=-1 $*"
-case "$arch" in
-arm64)
-	qemu=(qemu-system-aarch64 -M "${JTCFI_QEMU_MACHINE:-virt}"
-	      -cpu max,pauth-impdef=on)
-	args="console=ttyAMA0 $args"
-	;;
-x86_64)
-	qemu=(qemu-system-x86_64 -M "${JTCFI_QEMU_MACHINE:-pc}" -cpu max)
-	[ -f /usr/share/qemu/qboot.rom ] && qemu+=(-bios qboot.rom)
-	args="console=ttyS0 $args"
-	;;
-esac
+args="console=$console panic=-1 $*"
+qemu=("$qemu_bin" -M "$machine" -cpu "$cpu")
+[ -n "$bios" ] && [ -f "/usr/share/qemu/$bios" ] && qemu+=(-bios "$bios")
 # shellcheck disable=SC2206
 qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
        -kernel "$out/kernel-image" -initrd "$out/initramfs.cpio.gz"
@@ -44,13 +37,16 @@ qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEM
 
 if [ "$log" = - ]; then
 	note "booting $arch/$mode interactively; Ctrl-A X quits QEMU"
+	note "$(shell_quote "${qemu[@]}")"
 	exec "${qemu[@]}"
 fi
 
 mkdir -p "$(dirname "$log")"
+# The command first, so that a console can be reproduced by hand.
+echo "$JTCFI_LOG_HEADER$(shell_quote "${qemu[@]}")" > "$log"
 status=0
 # The serial console ends lines with CR LF; keep the log plain text.
-timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' > "$log" ||
+timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' >> "$log" ||
 	true
 status=${PIPESTATUS[0]}
 if [ $status = 124 ] || [ $status = 137 ]; then

@@ -6,26 +6,23 @@
 # A binary is rebuilt only when its source, bench.h or the headers are newer.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 out=$2
 check_arch "$arch"
 need_tool "clang$LLVM" "ld.lld$LLVM" make
 
 nolibc=$JTCFI_TREE/tools/include/nolibc
 [ -f "$nolibc/nolibc.h" ] || die "nolibc headers missing in $nolibc (run 'make tree')"
-case "$arch" in
-arm64)	target=aarch64-linux-gnu ;;
-x86_64)	target=x86_64-linux-gnu ;;
-esac
+target=$(arch_field "$arch" triple)
 
 # The tree's uapi headers (asm/unistd.h is generated on arm64), refreshed
 # when the tree's commit changes; a separate O= keeps the tree clean.
-hdr=$JTCFI_CACHE/uapi/$arch
+hdr=$JTCFI_UAPI/$arch
 head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
 if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
 	note "installing $arch uapi headers in $hdr"
 	mkdir -p "$hdr"
-	make -s -C "$JTCFI_TREE" O="$hdr" ARCH="$(kernel_arch "$arch")" LLVM="$LLVM" headers \
-		> "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
+	kmake "$arch" "$hdr" -s headers > "$hdr/headers.log" 2>&1 || die "make headers failed for $arch (see $hdr/headers.log)"
 	echo "$head" > "$hdr/.jtcfi-uapi"
 fi
 

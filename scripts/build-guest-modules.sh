@@ -5,6 +5,7 @@
 # so they are checked exactly like an in-tree module.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"
@@ -23,8 +24,6 @@ fi
 rm -rf "$dst"
 mkdir -p "$dst"
 cp "$src"/* "$dst/"
-export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
-make -C "$JTCFI_TREE" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-	M="$dst" modules > "$dst/build.log" 2>&1 ||
+kmake "$arch" "$out" M="$dst" modules > "$dst/build.log" 2>&1 ||
 	die "benchmark modules failed to build for $arch/$mode (see $dst/build.log)"
 touch "$dst/.built"

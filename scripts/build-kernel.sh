@@ -4,6 +4,7 @@
 # is stale; ccache keeps a cold rebuild of an unchanged file cheap.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"
@@ -11,32 +12,50 @@ need_tool ccache "clang$LLVM" "ld.lld$LLVM" "llvm-ar$LLVM" flex bison bc
 
 out=$(build_dir "$arch" "$mode")
 [ -f "$out/.config" ] || die "$out has no .config (run scripts/configure.sh $arch $mode)"
-case "$arch" in
-arm64)	image=arch/arm64/boot/Image ;;
-x86_64)	image=arch/x86/boot/bzImage ;;
-esac
-
-# Fixed build identity: ccache hits and comparable images across builds.
-export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
-kmake() {
-	make -C "$JTCFI_TREE" O="$out" ARCH="$arch" LLVM="$LLVM" \
-		CC="ccache clang$LLVM" -j"$(nproc)" "$@"
-}
+image=$(arch_field "$arch" image)
 
 start=$(date +%s)
 # Only a build from an empty directory gives the from-scratch wall time
 # the benchmark report quotes.
 from_scratch=
 [ -e "$out/vmlinux" ] || from_scratch=1
+
+# kbuild's output goes to the log, and a cold build takes ten minutes (the
+# LTO link alone several): every 30 s, say how long it has run, how many
+# files it compiled and its latest step.  The loop is stopped when the
+# build ends or the script exits, however it exits.
+progress() {
+	local sleeper='' n step
+	trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+	while kill -0 $$ 2>/dev/null; do
+		sleep 30 > /dev/null 2>&1 &
+		sleeper=$!
+		wait "$sleeper" || true
+		n=$(grep -c -E '^  (CC|AS)( \[M\])? ' "$out/build.log" 2>/dev/null || true)
+		step=$(grep -E '^  [A-Z]' "$out/build.log" 2>/dev/null | tail -n 1 | tr -s ' ' || true)
+		note "building $arch/$mode: $(( $(date +%s) - start ))s, ${n:-0} files compiled${step:+, at:$step}"
+	done
+}
+stop_progress() {
+	[ -n "${ticker:-}" ] || return 0
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	ticker=
+}
+
 note "building $arch/$mode in $out (log: $out/build.log)"
-if ! kmake "${image##*/}" modules > "$out/build.log" 2>&1; then
+progress > /dev/null &
+ticker=$!
+trap stop_progress EXIT
+if ! kmake "$arch" "$out" "${image##*/}" modules > "$out/build.log" 2>&1; then
+	stop_progress
 	grep -E -m 20 'error|Error' "$out/build.log" >&2 || tail -n 20 "$out/build.log" >&2
 	die "kernel build failed for $arch/$mode (see $out/build.log)"
 fi
 rm -rf "$out/modroot"
-kmake INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >> "$out/build.log" 2>&1 ||
+kmake "$arch" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >> "$out/build.log" 2>&1 ||
 	die "modules_install failed for $arch/$mode (see $out/build.log)"
+stop_progress
 ln -sf "$image" "$out/kernel-image"
 [ -z "$from_scratch" ] || echo "$(( $(date +%s) - start ))" > "$out/build-seconds"
 note "built $arch/$mode in $(( $(date +%s) - start ))s"

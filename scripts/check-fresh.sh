@@ -11,16 +11,16 @@
 # Prints one line per test and closes with "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
-[ $# -le 1 ] || die "usage: check-fresh.sh [REV]"
+usage_check "$@"
 rev=${1:-HEAD}
 [ "$(id -u)" = 0 ] || die "check-fresh needs root (mmdebstrap, mounts, chroot)"
 need_tool mmdebstrap unshare chroot git
 git -C "$JTCFI_TOP" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 	die "'$rev' is not a commit of $JTCFI_TOP"
 
-fresh=$JTCFI_CACHE/fresh
-logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
-mkdir -p "$fresh/apt-archives" "$JTCFI_CACHE/ccache" "$logs"
+fresh=$JTCFI_FRESH
+logs=$JTCFI_LOGS
+mkdir -p "$fresh/apt-archives" "$JTCFI_CCACHE" "$logs"
 
 # The host's Debian sources (files whose every URI is a Debian archive):
 # the fresh root sees the same package versions as the host.
@@ -52,8 +52,13 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q --no-hardlinks "$JTCFI_TOP" "$root/root/jtcfi" &&
 	git -C "$root/root/jtcfi" checkout -q --detach "$rev" ||
 	die "cannot clone $JTCFI_TOP at $rev into the fresh root"
-# The root's own default cache, with the host's compiler cache in it.
-mkdir -p "$root/root/.cache/jtcfi/ccache"
+# The root's own default cache, with the host's compiler cache in it:
+# where lib.sh puts the ccache for a new user (HOME=/root, nothing else
+# set, as in_root runs make).
+# shellcheck disable=SC2016
+root_ccache=$(env -i HOME=/root PATH="$PATH" bash -c '. "$1" && echo "$JTCFI_CCACHE"' - "$JTCFI_TOP/scripts/lib.sh") ||
+	die "cannot tell where the fresh root keeps its ccache"
+mkdir -p "$root$root_ccache"
 
 # in_root LOG COMMAND: run COMMAND in the fresh root in a private mount
 # namespace (the mounts vanish with it), with a new user's environment.
@@ -62,17 +67,17 @@ in_root() {
 	shift
 	unshare --mount --propagation private sh -c '
 		set -e
-		r=$1 fresh=$2 cache=$3
-		shift 3
+		r=$1 fresh=$2 ccache=$3 root_ccache=$4
+		shift 4
 		mount -t proc proc "$r/proc"
 		mount --rbind /sys "$r/sys"
 		mount --rbind /dev "$r/dev"
 		mount --bind "$fresh/apt-archives" "$r/var/cache/apt/archives"
-		mount --bind "$cache/ccache" "$r/root/.cache/jtcfi/ccache"
+		mount --bind "$ccache" "$r$root_ccache"
 		exec chroot "$r" env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			sh -c "cd /root/jtcfi && $*"
-	' in_root "$root" "$fresh" "$JTCFI_CACHE" "$@" > "$log" 2>&1
+	' in_root "$root" "$fresh" "$JTCFI_CCACHE" "$root_ccache" "$@" > "$log" 2>&1
 }
 
 passed=0 failed=0
@@ -109,7 +114,7 @@ if dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'ok ins
 	echo "jtcfi: error: libclang-rt-14-dev is installed in the fresh root"; exit 1
 fi &&
 LLVM=-14 scripts/configure.sh arm64 jt &&
-grep -x CONFIG_CFI_CLANG_JUMP_TABLE=y /root/.cache/jtcfi/build/arm64-jt-clang-14/.config
+grep -x CONFIG_CFI_CLANG_JUMP_TABLE=y "$(LLVM=-14 bash -c '. scripts/lib.sh && build_dir arm64 jt')/.config"
 EOF14
 )
 if in_root "$log14" "$cmd14"; then

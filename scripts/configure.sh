@@ -5,6 +5,7 @@
 # line of every fragment is checked against the result afterwards.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"

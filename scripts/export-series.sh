@@ -4,6 +4,7 @@
 # as in sync so that prepare-tree.sh does not re-apply what it came from.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 git -C "$JTCFI_TREE" rev-parse -q --verify pristine >/dev/null ||
 	die "$JTCFI_TREE is not prepared (run 'make tree')"
 
@@ -36,5 +37,5 @@ PY
 	grep -vx 0000-cover-letter.patch > series || : > series)
 n=$(grep -c . "$JTCFI_TOP/patches/series" || true)
 sum=$(series_sum)
-echo "$sum $(git -C "$JTCFI_TREE" rev-parse HEAD)" > "$JTCFI_CACHE/tree.applied"
+echo "$sum $(git -C "$JTCFI_TREE" rev-parse HEAD)" > "$JTCFI_TREE_STAMP"
 note "exported $n patches to patches/"

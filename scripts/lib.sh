@@ -1,5 +1,7 @@
-# shellcheck shell=bash
-# Shared by the harness scripts: error reporting and the cache layout.
+# shellcheck shell=bash disable=SC2034
+# Shared by the harness scripts: error reporting, the cache layout, the
+# architectures, the kernel's make and argument checks.  (SC2034: the
+# variables set here are for the scripts that source this.)
 
 die() {
 	echo "jtcfi: error: $*" >&2
@@ -10,27 +12,108 @@ note() {
 	echo "jtcfi: $*" >&2
 }
 
+# A script's arguments are written once, in the synopsis that opens its
+# header: "# NAME ARGS: what it does", where [X] is optional and X...
+# repeats.  usage stops with that line; usage_check "$@" does when the
+# count of arguments does not fit it (rather than "$1: unbound variable").
+synopsis() {
+	sed -n '2{s/^# //;s/: .*//;p;q}' "$0"
+}
+
+usage() {
+	die "usage: $(synopsis)"
+}
+
+usage_check() {
+	local words w min=0 max=0
+	read -r -a words <<< "$(synopsis)"
+	[ "${words[0]:-}" = "${0##*/}" ] ||
+		die "${0##*/}: its header does not open with its synopsis ('# ${0##*/} ARGS: what it does')"
+	for w in "${words[@]:1}"; do
+		[[ $w == '['* ]] || min=$((min + 1))
+		[[ $w == *...* ]] && max=any
+		[ "$max" = any ] || max=$((max + 1))
+	done
+	[ $# -ge "$min" ] || usage
+	[ "$max" = any ] || [ $# -le "$max" ] || usage
+}
+
 : "${JTCFI_CACHE:=$HOME/.cache/jtcfi}"
 : "${LLVM:=-19}"
+JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The cache's layout, named here only.
+# The kernel tree, a git repository whose first commit is tagged pristine,
+# and "SERIES-DIGEST HEAD" of the series last applied to it or exported.
 JTCFI_TREE=$JTCFI_CACHE/linux
+JTCFI_TREE_STAMP=$JTCFI_CACHE/tree.applied
 # Build directories live here; a test that must not touch the real ones
 # points it elsewhere.
 : "${JTCFI_BUILD:=$JTCFI_CACHE/build}"
-JTCFI_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The compiler cache every kernel and module build shares.
+JTCFI_CCACHE=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
+# Debian's busybox-static unpacked per Debian arch (DEB/bin/busybox), the
+# guest/bench programs and the tree's uapi headers per ARCH.
+JTCFI_BUSYBOX=$JTCFI_CACHE/busybox
+JTCFI_GUEST_BENCH=$JTCFI_CACHE/guest-bench
+JTCFI_UAPI=$JTCFI_CACHE/uapi
+# check-series.sh's worktree and build directories (named before the
+# script was, kept so that they are reused).
+JTCFI_SERIES_CHECK=$JTCFI_CACHE/bisect
+# check-fresh.sh's Debian base, downloaded .debs and root.
+JTCFI_FRESH=$JTCFI_CACHE/fresh
+# Results (bench.md, bench/) and the console logs of every boot.
+: "${JTCFI_RESULTS:=$JTCFI_TOP/results}"
+JTCFI_LOGS=$JTCFI_RESULTS/logs
 
-# Kernel ARCH= name and QEMU binary for each architecture we support.
-check_arch() {
-	case "$1" in
-	arm64|x86_64) ;;
-	*) die "unknown ARCH '$1' (supported: arm64 x86_64)" ;;
-	esac
+# Everything the harness knows about an architecture, one row each (as
+# kunit's qemu_configs has one record per arch); arch_field reads it, and
+# no script has a "case $arch" of its own.  The first row names the
+# columns; "-" is an empty field.
+#   arch     the name ARCH= takes here, and kbuild's ARCH= (x86_64, not
+#            x86: allnoconfig would turn 64BIT off), build directories,
+#            configs/base-ARCH.config
+#   srcarch  the kernel's arch/ directory
+#   image    the boot image kbuild makes, relative to O=
+#   qemu     the QEMU binary; machine and cpu are its -M (unless
+#            $JTCFI_QEMU_MACHINE) and -cpu
+#   bios     firmware given with -bios when /usr/share/qemu has it
+#   console  the kernel's serial console (console=)
+#   triple   clang's --target= for the guest programs
+#   deb      Debian's name: busybox-static:DEB, $JTCFI_CACHE/busybox/DEB
+JTCFI_ARCH_TABLE='
+arch    srcarch image                  qemu                machine cpu                 bios      console triple            deb
+arm64   arm64   arch/arm64/boot/Image  qemu-system-aarch64 virt    max,pauth-impdef=on -         ttyAMA0 aarch64-linux-gnu arm64
+x86_64  x86     arch/x86/boot/bzImage  qemu-system-x86_64  pc      max                 qboot.rom ttyS0   x86_64-linux-gnu  amd64
+'
+
+arch_list() {	# arch_list: every supported ARCH, one a line
+	awk 'NF && n++ { print $1 }' <<< "$JTCFI_ARCH_TABLE"
 }
 
-kernel_arch() {
-	case "$1" in
-	arm64) echo arm64 ;;
-	x86_64) echo x86 ;;
-	esac
+# arch_field ARCH FIELD: FIELD of ARCH's row (nothing for "-").
+arch_field() {
+	local header=() row i
+	while read -r -a row; do
+		[ "${#row[@]}" != 0 ] || continue
+		if [ "${#header[@]}" = 0 ]; then
+			header=("${row[@]}")
+			continue
+		fi
+		[ "${row[0]}" = "$1" ] || continue
+		for i in "${!header[@]}"; do
+			[ "${header[i]}" = "$2" ] || continue
+			[ "${row[i]}" = - ] || echo "${row[i]}"
+			return 0
+		done
+		die "the arch table has no field '$2' (fields: ${header[*]})"
+	done <<< "$JTCFI_ARCH_TABLE"
+	die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
+}
+
+check_arch() {
+	arch_list | grep -qxF -- "$1" ||
+		die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
 }
 
 check_mode() {	# check_mode MODE [ARCH]
@@ -55,6 +138,48 @@ build_dir() {
 sysmap_addr() {
 	awk -v re="^($3)\$" '$3 ~ re { print "0x" $1; exit }' "$(build_dir "$1" "$2")/System.map"
 }
+
+# kmake [-C TREE] ARCH OUT ARG...: the kernel's make for ARCH with O=OUT,
+# from the tree (or TREE, a worktree of it), every core busy, clang$LLVM
+# through ccache.  The build identity is fixed so that ccache hits and
+# images compare across builds; the cache limit is set on every use, as
+# ccache trims to its own default (5G) when a build runs without it.
+kmake() {
+	local tree=$JTCFI_TREE arch out
+	if [ "${1:-}" = -C ]; then
+		tree=$2
+		shift 2
+	fi
+	arch=$1 out=$2
+	shift 2
+	need_tool make ccache "clang$LLVM"
+	KBUILD_BUILD_TIMESTAMP=2024-01-01 KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi \
+	CCACHE_DIR=$JTCFI_CCACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} \
+		make -C "$tree" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
+			-j"$(nproc)" "$@"
+}
+
+# shell_quote ARG...: the words as one line that the shell reads back as
+# the same words, quoted only where needed so that a command stays
+# readable (printf %q alone would also escape every comma of QEMU's
+# options).
+shell_quote() {
+	local a line=
+	for a in "$@"; do
+		if [[ $a == *[[:cntrl:]]* ]]; then
+			a=$(printf %q "$a")
+		elif [[ -z $a || $a == *[!A-Za-z0-9_./,:=+@%-]* ]]; then
+			a="'${a//\'/\'\\\'\'}'"
+		fi
+		line+=" $a"
+	done
+	echo "${line# }"
+}
+
+# boot.sh opens every console log with the QEMU command it ran, on a line
+# that starts with this (no kernel or guest line starts so): a test may skip
+# it.
+JTCFI_LOG_HEADER='# jtcfi: '
 
 need_tool() {
 	local t

@@ -5,19 +5,17 @@
 # is newer than the archive.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"
 need_tool cpio gzip
 
 out=$(build_dir "$arch" "$mode")
-case "$arch" in
-arm64)	bb=$JTCFI_CACHE/busybox/arm64/bin/busybox ;;
-x86_64)	bb=$JTCFI_CACHE/busybox/amd64/bin/busybox ;;
-esac
+bb=$JTCFI_BUSYBOX/$(arch_field "$arch" deb)/bin/busybox
 [ -x "$bb" ] || die "$bb missing (run 'make setup')"
 [ -d "$out/modroot" ] || die "$out/modroot missing (build the kernel first)"
-bench=$JTCFI_CACHE/guest-bench/$arch
+bench=$JTCFI_GUEST_BENCH/$arch
 [ -d "$bench" ] || die "$bench missing (run scripts/build-guest-bench.sh)"
 [ -f "$out/guest-modules/.built" ] || die "benchmark modules missing (run scripts/build-guest-modules.sh)"
 

@@ -5,8 +5,9 @@
 set -eu
 dir=$(dirname "$0")
 . "$dir/lib.sh"
+usage_check "$@"
 "$dir/configure.sh" "$@"
 "$dir/build-kernel.sh" "$@"
 "$dir/build-guest-modules.sh" "$@"
-"$dir/build-guest-bench.sh" "$1" "$JTCFI_CACHE/guest-bench/$1"
+"$dir/build-guest-bench.sh" "$1" "$JTCFI_GUEST_BENCH/$1"
 "$dir/make-initramfs.sh" "$@"

@@ -1,18 +1,20 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.12 into the cache as a git repository whose
-# first commit (tag "pristine") is the untouched tree, then apply
-# patches/series with git am.  Re-running is a no-op while the series is
-# unchanged; a changed series is re-applied from pristine, unless the tree
-# has commits that were never exported (that work would be lost).
+# prepare-tree.sh: unpack Debian's linux-source-6.12 into the cache as a
+# git repository whose first commit (tag "pristine") is the untouched
+# tree, then apply patches/series with git am.  Re-running is a no-op
+# while the series is unchanged; a changed series is re-applied from
+# pristine, unless the tree has commits that were never exported (that
+# work would be lost).
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 need_tool git tar xz
 
 tarball=${JTCFI_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 [ -f "$tarball" ] ||
 	die "$tarball not found (apt-get install linux-source-6.12)"
 series=$JTCFI_TOP/patches/series
-stamp=$JTCFI_CACHE/tree.applied
+stamp=$JTCFI_TREE_STAMP
 git_tree() { git -C "$JTCFI_TREE" "$@"; }
 
 if ! git_tree rev-parse -q --verify pristine >/dev/null 2>&1; then

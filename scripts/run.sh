@@ -4,10 +4,11 @@
 # show the kernel's CFI report from the console.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=$1 mode=$2
 check_arch "$arch"
 check_mode "$mode" "$arch"
-logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
+logs=$JTCFI_LOGS
 log=$logs/$arch-$mode-lkdtm-CFI_FORWARD_PROTO.log
 
 "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"

@@ -4,6 +4,8 @@
 # Quick and silent when everything is already there.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
+[ "${1:-fresh}" = fresh ] || usage
 
 # Every package the project needs, and why. Nothing else may be assumed:
 # make check-fresh runs make run on a root that has only these (and make).
@@ -37,7 +39,6 @@ fresh_pkgs=(
 	mmdebstrap		# the minimal Debian root of make check-fresh
 )
 [ "${1:-}" != fresh ] || pkgs+=("${fresh_pkgs[@]}")
-[ $# = 0 ] || [ "$1" = fresh ] || die "usage: setup-host.sh [fresh]"
 
 missing=
 for p in "${pkgs[@]}"; do
@@ -48,9 +49,10 @@ done
 # The guest userland is Debian's static busybox for each architecture,
 # fetched as .deb files and unpacked into the cache (not installed: the
 # arm64 and amd64 packages conflict with each other).
-bbdir=$JTCFI_CACHE/busybox
+bbdir=$JTCFI_BUSYBOX
 need_bb=
-for a in arm64 amd64; do
+for arch in $(arch_list); do
+	a=$(arch_field "$arch" deb)
 	[ -x "$bbdir/$a/bin/busybox" ] || need_bb="$need_bb $a"
 done
 
@@ -59,10 +61,15 @@ done
 [ "$(id -u)" = 0 ] || die "host packages missing ($missing$need_bb): run as root or install them yourself"
 command -v apt-get >/dev/null || die "apt-get not found: jtcfi sets itself up on Debian 12 only"
 
-if [ -n "$need_bb" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	dpkg --add-architecture arm64
-	missing="$missing update-lists"
-fi
+# apt-get download of another architecture's busybox needs that
+# architecture's package lists.
+for a in $need_bb; do
+	if [ "$a" != "$(dpkg --print-architecture)" ] &&
+	   ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		dpkg --add-architecture "$a"
+		missing="$missing update-lists"
+	fi
+done
 
 if [ -n "$missing" ]; then
 	note "installing host packages:$missing"

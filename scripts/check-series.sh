@@ -1,5 +1,5 @@
 #!/bin/bash
-# check-bisect.sh [ARCH]: check that every patch of the series builds on
+# check-series.sh [ARCH]: check that every patch of the series builds on
 # its own.  At each commit, in a worktree of the tree, Kconfig resolves
 # the config of mode none and of the CFI mode (kcfi until the commit that
 # lets ARCH select jump tables, jt from there on), and every C file the
@@ -8,25 +8,18 @@
 # that needs a later one.
 set -eu
 . "$(dirname "$0")/lib.sh"
+usage_check "$@"
 arch=${1:-arm64}
 check_arch "$arch"
 need_tool git ccache "clang$LLVM"
 
-wt=$JTCFI_CACHE/bisect/tree
-log=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs/check-bisect-$arch.log
-mkdir -p "$(dirname "$log")" "$JTCFI_CACHE/bisect"
+wt=$JTCFI_SERIES_CHECK/tree
+log=$JTCFI_LOGS/check-series-$arch.log
+mkdir -p "$JTCFI_LOGS" "$JTCFI_SERIES_CHECK"
 : > "$log"
 git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
-karch=$(kernel_arch "$arch")
-export CCACHE_DIR=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
-export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi
-kmake() {	# kmake OUT TARGET...
-	local out=$1
-	shift
-	make -C "$wt" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
-		-j"$(nproc)" "$@" >> "$log" 2>&1
-}
+srcarch=$(arch_field "$arch" srcarch)
 
 # The C files the series touches; host programs (scripts/) are built by
 # modules_prepare instead.
@@ -35,11 +28,11 @@ mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*
 step() {	# step MODE: configure and compile the touched files in MODE
 	local mode=$1 ref out f targets=()
 	ref=$(build_dir "$arch" "$mode")
-	out=$JTCFI_CACHE/bisect/$arch-$mode
+	out=$JTCFI_SERIES_CHECK/$arch-$mode
 	[ -f "$ref/.config" ] || die "no $arch/$mode build to take the config from (run make build MODE=$mode)"
 	mkdir -p "$out"
 	cp "$ref/.config" "$out/.config"
-	kmake "$out" olddefconfig || return 1
+	kmake -C "$wt" "$arch" "$out" olddefconfig >> "$log" 2>&1 || return 1
 	if [ "$mode" != none ] && ! grep -q '^CONFIG_CFI_CLANG=y' "$out/.config"; then
 		echo "CFI_CLANG not set" >> "$log"
 		return 1
@@ -53,7 +46,7 @@ step() {	# step MODE: configure and compile the touched files in MODE
 		[ -f "$wt/$f" ] && [ -f "$ref/${f%.c}.o" ] && targets+=("${f%.c}.o")
 	done
 	echo "compiling ${#targets[@]} files" >> "$log"
-	kmake "$out" modules_prepare "${targets[@]}"
+	kmake -C "$wt" "$arch" "$out" modules_prepare "${targets[@]}" >> "$log" 2>&1
 }
 
 failed=0 n=0
@@ -62,7 +55,7 @@ for c in $(git -C "$JTCFI_TREE" rev-list --reverse pristine..HEAD); do
 	git -C "$wt" checkout -q --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s)
 	mode=kcfi
-	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$karch/Kconfig" && mode=jt
+	grep -q 'select ARCH_SUPPORTS_CFI_JUMP_TABLE' "$wt/arch/$srcarch/Kconfig" && mode=jt
 	for m in none "$mode"; do
 		echo "== $n $m $subject" >> "$log"
 		start=$(date +%s)
