@@ -40,6 +40,12 @@
  * the negated immediate).  A function is an allowed target when the 32-bit
  * word at (symbol address + load offset, i.e. -4) equals that hash.  All
  * STT_FUNC symbols are considered, aliases (same address) count once.
+ * On arm64 the hash word is data inside code, so the assembler marks it
+ * with a $d mapping symbol: "kcfi-typed-functions" counts the distinct
+ * addresses of named STT_FUNC symbols with a $d symbol at address - 4,
+ * i.e. the functions that carry a type hash, whatever the hash
+ * ("functions" counts every function with a word at - 4, typed or not).
+ * x86_64 kCFI marks its preambles otherwise; the line is left out there.
  *
  * Limits.  Only vmlinux is looked at: modules add targets in both schemes
  * (a jt slow path also accepts a module function of the type through that
@@ -90,6 +96,7 @@ struct image {
 	size_t nsecs;
 	struct symbol *syms;	/* sorted by address, no mapping symbols */
 	size_t nsyms;
+	Elf_Scn *symtab;	/* with the mapping symbols, for kcfi_typed() */
 };
 
 /* One checked indirect call site. */
@@ -202,6 +209,7 @@ static int open_image(struct image *img, const char *path)
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB) {
+			img->symtab = scn;
 			load_symbols(img, scn, &sh);
 			continue;
 		}
@@ -1499,6 +1507,49 @@ static long count_hash(const u32 *h, size_t n, u32 v)
 	return lo - first;
 }
 
+/* arm64: functions with a $d mapping symbol (a kCFI type hash) at - 4. */
+static long kcfi_typed(const struct image *img)
+{
+	Elf_Scn *scn = img->symtab;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	u64 *data = NULL, *funcs = NULL;
+	size_t i, n, ndata = 0, capdata = 0, nfuncs = 0, capfuncs = 0;
+	long typed = 0;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(scn, NULL)))
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(d, i, &s))
+			continue;
+		name = elf_strptr(img->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (!strcmp(name, "$d"))
+			PUSH(data, ndata, capdata, s.st_value);
+		else if (GELF_ST_TYPE(s.st_info) == STT_FUNC)
+			PUSH(funcs, nfuncs, capfuncs, s.st_value);
+	}
+	qsort(data, ndata, sizeof(*data), cmp_u64);
+	qsort(funcs, nfuncs, sizeof(*funcs), cmp_u64);
+	for (i = 0; i < nfuncs; i++) {
+		u64 want = funcs[i] - 4;
+
+		if (i && funcs[i] == funcs[i - 1])
+			continue;		/* aliases count once */
+		if (ndata && bsearch(&want, data, ndata, sizeof(*data), cmp_u64))
+			typed++;
+	}
+	free(data);
+	free(funcs);
+	return typed;
+}
+
 static int run_kcfi(const struct image *img, struct site *sites, size_t n)
 {
 	size_t nh, i, nused = 0;
@@ -1525,6 +1576,8 @@ static int run_kcfi(const struct image *img, struct site *sites, size_t n)
 	report(img, "kcfi", sites, n, 8);
 	printf("reachable-functions: %ld\n", reachable);
 	printf("functions: %zu\n", nh);
+	if (img->machine == EM_AARCH64)
+		printf("kcfi-typed-functions: %ld\n", kcfi_typed(img));
 	free(used);
 	free(h);
 	return 0;

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""bench-figures.py: every figure of one `make bench` run, as the rows of
+results/bench/ARCH.tsv (tab-separated: arch mode repeat kind name value
+unit, with a header line), read by scripts/bench-report.py.
+
+    bench-figures.py ARCH --out TSV --build MODE DIR [--build MODE DIR ...]
+                     [--log MODE REPEAT LOG ...] [--cfi-precision PROG]
+
+For each --build, in order (repeat 0): the sizes of DIR/vmlinux
+(llvm-size$LLVM), the from-scratch build time (DIR/build-seconds, when
+there) and the output of tools/cfi-precision on DIR/vmlinux, which is also
+kept as ARCH-MODE.precision beside TSV.  Its `kcfi-typed-functions` line
+becomes the static row of that name; every other line but `scheme:` is a
+precision row.  For each --log, in order: the console of boot REPEAT of
+MODE, which must show the guest's `jtcfi-guest: done` and the micro, macro
+and module-load results.  TSV is written only when every figure was read;
+an error names the console or file at fault.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLVM = os.environ.get("LLVM") or "-19"  # as scripts/lib.sh
+
+# What the guest prints (guest/cfi-bench/cfi_bench.c, guest/bench/bench.h,
+# guest/bench/modload.c) and the kernel's hand-over to init.
+MICRO = re.compile(r".*jtcfi-bench: micro ([a-z-]+) calls=([0-9]+) ns=([0-9]+)$")
+MACRO = re.compile(r".*jtcfi-bench: macro ([a-z-]+) ops=([0-9]+) ns=([0-9]+) ")
+MODLOAD = re.compile(r".*jtcfi-bench: modload loads=([0-9]+) load_ns=([0-9]+) unload_ns=([0-9]+)$")
+TO_INIT = re.compile(r"\[ *([0-9.]*)\] Run /init as init process")
+KINDS = ("micro", "macro", "modload")
+
+
+def die(msg):
+    print(f"jtcfi: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def static_rows(arch, mode, build, precision_out, tool):
+    """Sizes, build time and precision of one build's vmlinux."""
+    vmlinux = os.path.join(build, "vmlinux")
+    size = f"llvm-size{LLVM}"
+    try:
+        res = subprocess.run([size, vmlinux], stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        die(f"cannot run {size}: {e.strerror}")
+    lines = res.stdout.splitlines()
+    if res.returncode or not lines:
+        die(f"{size} failed on {vmlinux}")
+    # Berkeley format: text data bss dec hex filename
+    try:
+        text, data, bss = (int(f) for f in lines[-1].split()[:3])
+    except ValueError:
+        die(f"cannot read the sizes {size} gave for {vmlinux}: {lines[-1]!r}")
+
+    try:
+        res = subprocess.run([tool, vmlinux], stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        die(f"cannot run {tool}: {e.strerror}")
+    if res.returncode:
+        die(f"cfi-precision failed on {vmlinux}")
+    with open(precision_out, "w") as f:
+        f.write(res.stdout)
+    precision, typed = [], None
+    for line in res.stdout.splitlines():
+        key, value = key_value(line)
+        if key == "scheme":
+            continue
+        if key == "kcfi-typed-functions":
+            typed = value
+        else:
+            precision.append((key, value))
+
+    rows = [(mode, 0, "static", "vmlinux-text", text, "bytes"),
+            (mode, 0, "static", "vmlinux-data", data, "bytes"),
+            (mode, 0, "static", "vmlinux-bss", bss, "bytes"),
+            (mode, 0, "static", "vmlinux-total", text + data + bss, "bytes")]
+    if typed is not None:
+        rows.append((mode, 0, "static", "kcfi-typed-functions", typed, "functions"))
+    seconds = os.path.join(build, "build-seconds")
+    if os.path.isfile(seconds):
+        with open(seconds) as f:
+            rows.append((mode, 0, "static", "build-from-scratch", f.read().rstrip("\n"), "s"))
+    rows += [(mode, 0, "precision", k, v, "") for k, v in precision]
+    return rows
+
+
+def key_value(line):
+    """A `key: value` line split as the shell's `IFS=': ' read key value`."""
+    m = re.match(r" *([^: ]*)[ ]*:?[ ]*(.*?) *$", line)
+    return m.group(1), m.group(2)
+
+
+def per_call(total, calls, where):
+    if not calls:
+        die(f"zero calls in {where}")
+    return float(total) / float(calls)
+
+
+def log_rows(arch, mode, repeat, log):
+    """The figures of one benchmark boot's console."""
+    try:
+        with open(log, "rb") as f:
+            # Bytes as they are: a console may hold anything.
+            lines = f.read().decode("latin-1").split("\n")
+    except OSError as e:
+        die(f"cannot read the console {log}: {e.strerror}")
+    if not any(l.startswith("jtcfi-guest: done") for l in lines):
+        die(f"benchmark guest {arch}/{mode} stopped early (console: {log})")
+    # Guest time when the kernel hands over to init (the first such line).
+    boot = next((m.group(1) for m in map(TO_INIT.match, lines) if m), "")
+    try:
+        boot_ns = "%.0f" % (float(boot) * 1e9)
+    except ValueError:
+        die(f"no 'Run /init' line with a timestamp in {log}")
+    rows = [(mode, repeat, "boot", "to-init", boot_ns, "ns")]
+    for i, l in enumerate(lines):
+        m = MICRO.match(l)
+        if m:
+            ns = per_call(m[3], m[2], f"{log}:{i + 1}")
+            rows.append((mode, repeat, "micro", m[1], "%.3f" % ns, "ns/call"))
+    for i, l in enumerate(lines):
+        m = MACRO.match(l)
+        if m:
+            if not int(m[3]):
+                die(f"zero time in {log}:{i + 1}")
+            rows.append((mode, repeat, "macro", m[1],
+                         "%.1f" % (float(m[2]) * 1e9 / float(m[3])), "ops/s"))
+    for i, l in enumerate(lines):
+        m = MODLOAD.match(l)
+        if m:
+            n = int(m[1])
+            if not n:
+                die(f"zero loads in {log}:{i + 1}")
+            rows.append((mode, repeat, "modload", "load", int(m[2]) // n, "ns"))
+            rows.append((mode, repeat, "modload", "unload", int(m[3]) // n, "ns"))
+    for kind in KINDS:
+        if not any(f"jtcfi-bench: {kind} " in l for l in lines):
+            die(f"no {kind} results from {arch}/{mode} (console: {log})")
+    return rows
+
+
+def repeat_number(s):
+    if not s.isdigit() or not int(s):
+        raise argparse.ArgumentTypeError(f"not a repeat number: '{s}'")
+    return int(s)
+
+
+def main():
+    p = argparse.ArgumentParser(
+        prog="bench-figures.py",
+        description="Write the figures of one `make bench` run as ARCH.tsv rows.")
+    p.add_argument("arch", metavar="ARCH")
+    p.add_argument("--out", metavar="TSV", required=True,
+                   help="the table to write (ARCH-MODE.precision go beside it)")
+    p.add_argument("--build", nargs=2, metavar=("MODE", "DIR"), action="append",
+                   required=True, help="a mode and its build directory")
+    p.add_argument("--log", nargs=3, metavar=("MODE", "REPEAT", "LOG"), action="append",
+                   default=[], help="the console of boot REPEAT (1, 2, ...) of MODE")
+    p.add_argument("--cfi-precision", metavar="PROG",
+                   default=os.path.join(TOP, "tools", "cfi-precision", "cfi-precision"),
+                   help="the precision analyser (default: the one in tools/)")
+    a = p.parse_args()
+    built = [m for m, _ in a.build]
+    for mode, repeat, _ in a.log:
+        if mode not in built:
+            p.error(f"--log for mode '{mode}', which has no --build")
+        try:
+            repeat_number(repeat)
+        except argparse.ArgumentTypeError as e:
+            p.error(str(e))
+
+    figures = os.path.dirname(os.path.abspath(a.out))
+    rows = []
+    for mode, build in a.build:
+        rows += static_rows(a.arch, mode, build,
+                            os.path.join(figures, f"{a.arch}-{mode}.precision"),
+                            a.cfi_precision)
+    for mode, repeat, log in a.log:
+        rows += log_rows(a.arch, mode, repeat_number(repeat), log)
+
+    tmp = a.out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("arch\tmode\trepeat\tkind\tname\tvalue\tunit\n")
+        for r in rows:
+            f.write("\t".join(str(v) for v in (a.arch,) + r) + "\n")
+    os.replace(tmp, a.out)
+
+
+if __name__ == "__main__":
+    main()
