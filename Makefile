@@ -16,6 +16,8 @@ jt_arches := $(shell sed -n 's/^\# jtcfi-arches: //p' configs/mode-jt.config 2>/
 MODE  ?= $(if $(filter $(ARCH),$(jt_arches)),jt,kcfi)
 JTCFI_CACHE ?= $(HOME)/.cache/jtcfi
 LLVM ?= -19
+# Console logs (scripts/lib.sh: JTCFI_LOGS).
+LOGS := $(or $(JTCFI_RESULTS),results)/logs
 export ARCHS MODES JTCFI_CACHE LLVM
 
 S := scripts
@@ -38,9 +40,9 @@ check-fresh:
 # STRESS_CYCLES (1000) per module.
 stress: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
-	@mkdir -p results/logs
-	tests/module-stress.sh $(ARCH) $(MODE) results/logs $(STRESS_CYCLES) | tee results/logs/.stress
-	@! grep -q '^not ok' results/logs/.stress
+	@mkdir -p $(LOGS)
+	tests/module-stress.sh $(ARCH) $(MODE) $(LOGS) $(STRESS_CYCLES) | tee $(LOGS)/.stress
+	@! grep -q '^not ok' $(LOGS)/.stress
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)
@@ -64,7 +66,7 @@ tree: setup
 
 # The console logs of every boot.
 clean-logs:
-	rm -rf results/logs
+	rm -rf $(LOGS)
 
 # The tree's commits on top of "pristine" become patches/ and its series.
 export:

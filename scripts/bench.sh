@@ -10,18 +10,15 @@
 # seeds) does to a figure.
 set -eu
 . "$(dirname "$0")/lib.sh"
-if [ $# != 1 ]; then
-	echo "usage: bench.sh ARCH   (JTCFI_BENCH_REPEATS=N boots per mode, default 3)" >&2
-	exit 2
-fi
+usage_check "$@"
 arch=$1
 check_arch "$arch"
 repeats=${JTCFI_BENCH_REPEATS:-3}
 case "$repeats" in ''|*[!0-9]*|0) die "JTCFI_BENCH_REPEATS must be a positive number, not '$repeats'" ;; esac
 need_tool "llvm-size$LLVM" python3
 
-results=${JTCFI_RESULTS:-$JTCFI_TOP/results}
-logs=$results/logs
+results=$JTCFI_RESULTS
+logs=$JTCFI_LOGS
 figures=$results/bench
 mkdir -p "$logs" "$figures"
 tsv=$figures/$arch.tsv

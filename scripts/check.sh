@@ -5,10 +5,10 @@
 # "N passed, N failed, N skipped".
 set -u
 . "$(dirname "$0")/lib.sh"
-[ $# = 0 ] || die "usage: ${0##*/} (no arguments; ARCHS and MODES from the environment)"
-: "${ARCHS:=arm64 x86_64}" "${MODES:=kcfi}"
+usage_check "$@"
+: "${ARCHS:=$(arch_list | xargs)}" "${MODES:=kcfi}"
 plan=${JTCFI_PLAN:-$JTCFI_TOP/tests/plan}
-logs=${JTCFI_RESULTS:-$JTCFI_TOP/results}/logs
+logs=$JTCFI_LOGS
 for a in $ARCHS; do check_arch "$a"; done
 for m in $MODES; do check_mode "$m"; done
 [ -f "$plan" ] || die "no test plan $plan"

@@ -4,7 +4,7 @@
 # macro program and the module-load loop must print their result lines.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-bench-smoke.log
 

@@ -8,7 +8,7 @@
 # fails if the forged callback runs.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-bpf-timer-forge.log
 # The pointer C code gets for bpf_timer_cb(): its jump-table entry under

@@ -4,7 +4,7 @@
 # jump-table CFI's violation counters: a kernel ready to enforce has none.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-cfi-audit.log
 

@@ -9,7 +9,7 @@
 # CPU hotplug and kexec are not in the test configuration.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-exercise.log
 

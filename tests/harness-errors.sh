@@ -4,7 +4,7 @@
 # checks both the failure and the words of the message.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 S=$JTCFI_TOP/scripts
 

@@ -3,7 +3,7 @@
 # kernel runs during boot; the console is parsed by the tree's kunit.py.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-kunit.log
 

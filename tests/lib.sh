@@ -17,13 +17,12 @@ first_report() {	# first_report < CONSOLE-TEXT
 	grep -m1 "$CFI_REPORT" | sed 's/^\[ *[0-9.]*\] //'
 }
 
-# test_args USAGE NARGS "$@": the arguments every test takes, ARCH MODE
-# LOGDIR and its own; sets arch, mode and logs.  A test run by hand with
-# the wrong ones gets its usage line, not an unbound variable.
+# test_args "$@": the arguments every test takes, ARCH MODE LOGDIR and
+# its own, checked against the synopsis that opens its header (a test run
+# by hand with the wrong ones gets its usage line); sets arch, mode and
+# logs.
 test_args() {
-	local usage=$1 n=$2
-	shift 2
-	[ $# -ge "$n" ] || die "usage: ${0##*/} $usage"
+	usage_check "$@"
 	arch=$1 mode=$2 logs=$(mkdir -p "$3" && cd "$3" && pwd)
 	check_arch "$arch"
 	check_mode "$mode" "$arch"

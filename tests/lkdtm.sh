@@ -11,7 +11,7 @@
 # schemes), "reported" with permissive, and "caught" otherwise.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR TEST [permissive]" 4 "$@"
+test_args "$@"
 test=$4 variant=${5:-}
 log=$logs/$arch-$mode-lkdtm-$test${variant:+-$variant}.log
 name="lkdtm $test${variant:+ $variant}"

@@ -5,7 +5,7 @@
 # must pass with no violation and no warning.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 n=200
 log=$logs/$arch-$mode-module-cycles.log

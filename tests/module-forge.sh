@@ -10,7 +10,7 @@
 # fails if the forged look-up lets the call in.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-module-forge.log
 

@@ -7,7 +7,7 @@
 # that, it runs whatever lies there (here: a fault on the freed page).
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-module-initentry.log
 

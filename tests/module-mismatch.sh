@@ -5,7 +5,7 @@
 # oops=panic, take the guest down.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-module-mismatch.log
 

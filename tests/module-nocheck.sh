@@ -6,7 +6,7 @@
 # oops on the first call the core kernel makes into it.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-module-nocheck.log
 

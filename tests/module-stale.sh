@@ -7,7 +7,7 @@
 # down (oops=panic).
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only caught
 log=$logs/$arch-$mode-module-stale.log
 

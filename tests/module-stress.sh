@@ -7,7 +7,7 @@
 # must stay at zero.  This is the CFI shadow's concurrency test.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR [N]" 3 "$@"
+test_args "$@"
 expect_only pass
 count=${4:-1000}
 log=$logs/$arch-$mode-module-stress.log

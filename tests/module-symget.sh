@@ -5,7 +5,7 @@
 # CFI.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-module-symget.log
 

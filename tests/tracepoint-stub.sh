@@ -7,7 +7,7 @@
 # must run once, and the module must load.
 set -u
 . "$(dirname "$0")/lib.sh"
-test_args "ARCH MODE LOGDIR" 3 "$@"
+test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-tracepoint-stub.log
 
