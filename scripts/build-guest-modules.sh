@@ -5,10 +5,7 @@
 # so they are checked exactly like an in-tree module.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2
-check_arch "$arch"
-check_mode "$mode" "$arch"
+arch_mode_args "$@"
 
 out=$(build_dir "$arch" "$mode")
 [ -f "$out/Module.symvers" ] || die "$out has no Module.symvers (build the kernel first)"

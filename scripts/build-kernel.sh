@@ -4,10 +4,7 @@
 # is stale; ccache keeps a cold rebuild of an unchanged file cheap.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2
-check_arch "$arch"
-check_mode "$mode" "$arch"
+arch_mode_args "$@"
 need_tool ccache "clang$LLVM" "ld.lld$LLVM" "llvm-ar$LLVM" flex bison bc
 
 out=$(build_dir "$arch" "$mode")

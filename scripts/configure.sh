@@ -5,10 +5,7 @@
 # line of every fragment is checked against the result afterwards.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2
-check_arch "$arch"
-check_mode "$mode" "$arch"
+arch_mode_args "$@"
 need_tool "clang$LLVM" "ld.lld$LLVM" make
 
 out=$(build_dir "$arch" "$mode")

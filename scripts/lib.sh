@@ -116,6 +116,15 @@ check_arch() {
 		die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
 }
 
+# arch_mode_args "$@": for scripts whose arguments open with ARCH MODE:
+# checks them against the synopsis and sets arch and mode.
+arch_mode_args() {
+	usage_check "$@"
+	arch=$1 mode=$2
+	check_arch "$arch"
+	check_mode "$mode" "$arch"
+}
+
 check_mode() {	# check_mode MODE [ARCH]
 	[ -f "$JTCFI_TOP/configs/mode-$1.config" ] ||
 		die "unknown CFI mode '$1' (supported: $(cd "$JTCFI_TOP/configs" && ls mode-*.config | sed 's/mode-\(.*\)\.config/\1/' | xargs))"

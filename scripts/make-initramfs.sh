@@ -5,10 +5,7 @@
 # is newer than the archive.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2
-check_arch "$arch"
-check_mode "$mode" "$arch"
+arch_mode_args "$@"
 need_tool cpio gzip
 
 out=$(build_dir "$arch" "$mode")

@@ -4,10 +4,7 @@
 # show the kernel's CFI report from the console.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2
-check_arch "$arch"
-check_mode "$mode" "$arch"
+arch_mode_args "$@"
 logs=$JTCFI_LOGS
 log=$logs/$arch-$mode-lkdtm-CFI_FORWARD_PROTO.log
 

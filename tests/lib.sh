@@ -22,10 +22,8 @@ first_report() {	# first_report < CONSOLE-TEXT
 # by hand with the wrong ones gets its usage line); sets arch, mode and
 # logs.
 test_args() {
-	usage_check "$@"
-	arch=$1 mode=$2 logs=$(mkdir -p "$3" && cd "$3" && pwd)
-	check_arch "$arch"
-	check_mode "$mode" "$arch"
+	arch_mode_args "$@"
+	logs=$(mkdir -p "$3" && cd "$3" && pwd)
 }
 
 # expect_only EXPECTATION...: check.sh passes the test plan's expectation
