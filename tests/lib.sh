@@ -51,6 +51,28 @@ boot_or_fail() {
 	fi
 }
 
+# kunit_verdict NAME LOG [MARKER]: the KTAP output in LOG (from the line
+# matching MARKER on), parsed by the tree's kunit.py; prints "ok NAME:
+# Ran N tests: ..." only if it parses, a test ran and none failed.  The
+# serial console interleaves other kernel messages with the KTAP output (on
+# x86 the TSC calibration work lands between a suite's "KTAP version" and
+# "# Subtest" lines, which kunit.py rejects), so it gets KTAP's own lines
+# only.  A crash inside a test still shows: its results are then missing.
+kunit_verdict() {
+	local name=$1 log=$2 marker=${3:-.} ktap=$2.ktap parsed=$2.parsed status summary ran
+	sed -n "/$marker/,\$p" "$log" | grep -v "^$JTCFI_LOG_HEADER" |
+		grep -E '^[[:space:]]*(KTAP version|TAP version|1\.\.|ok |not ok |#)' > "$ktap"
+	python3 "$JTCFI_TREE/tools/testing/kunit/kunit.py" parse "$ktap" > "$parsed" 2>&1
+	status=$?
+	summary=$(sed 's/\x1b\[[0-9;]*m//g' "$parsed" | grep -E 'Testing complete|Ran [0-9]+ tests' | tail -n 1)
+	ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+	if [ "$status" = 0 ] && [ "${ran:-0}" -gt 0 ]; then
+		echo "ok $name: ${summary#*Testing complete. }"
+	else
+		echo "not ok $name: ${summary:-no KTAP output} (see $parsed)"
+	fi
+}
+
 # caught_verdict NAME LOG MARKER SURVIVED: looks at LOG from the line
 # matching MARKER (the guest's announcement that it is about to make the
 # call) on, and prints "ok NAME: caught: <report>" only if a CFI report
