@@ -4,6 +4,8 @@
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
+#   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
+#   make image    a Debian 12 system with it installed by dpkg; make system boots it
 # See README.md for the variables.
 
 ARCH  ?= arm64
@@ -16,13 +18,16 @@ jt_arches := $(shell sed -n 's/^\# jtcfi-arches: //p' configs/mode-jt.config 2>/
 MODE  ?= $(if $(filter $(ARCH),$(jt_arches)),jt,kcfi)
 JTCFI_CACHE ?= $(HOME)/.cache/jtcfi
 LLVM ?= -19
+# Config profile: test (what make check runs) or configs/profile-*.config.
+PROFILE ?= test
+JTCFI_PROFILE := $(PROFILE)
 # Console logs (scripts/lib.sh: JTCFI_LOGS).
 LOGS := $(or $(JTCFI_RESULTS),results)/logs
-export ARCHS MODES JTCFI_CACHE LLVM
+export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -54,6 +59,19 @@ check-series: setup tree
 shell: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
 	$(S)/boot.sh $(ARCH) $(MODE) - jtcfi.run=shell kunit.enable=0
+
+# The kernel as Debian packages (bindeb-pkg), in the build directory's debs/.
+deb: setup tree
+	$(S)/make-deb.sh $(ARCH) $(MODE)
+
+# A Debian 12 system with that kernel installed from its packages, and a
+# boot of it to multi-user (PROFILE=server is the one meant for it).
+image: setup tree
+	$(S)/make-image.sh $(ARCH) $(MODE)
+
+system: image
+	$(S)/boot-system.sh $(ARCH) $(MODE) $(LOGS)/$(ARCH)-$(MODE)-$(PROFILE)-system.log $(KARGS)
+	@grep '^jtcfi-guest:' $(LOGS)/$(ARCH)-$(MODE)-$(PROFILE)-system.log
 
 build: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)

@@ -5,8 +5,10 @@
 # Fails, naming the cause, when the guest times out or never reaches init.
 # LOG's first line is the QEMU command, after "# jtcfi: " (JTCFI_LOG_HEADER).
 # $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on),
-# $JTCFI_SMP the number of CPUs (2), and $JTCFI_QEMU_EXTRA adds options
-# (the benchmarks' -icount).
+# $JTCFI_SMP the number of CPUs (2), $JTCFI_QEMU_EXTRA adds options (the
+# benchmarks' -icount, a system image's disk), and $JTCFI_BOOT_KERNEL and
+# $JTCFI_BOOT_INITRD replace the build's kernel and initramfs (a system
+# image's own, installed from the packages).
 set -eu
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"
@@ -19,8 +21,10 @@ qemu_bin=$(arch_field "$arch" qemu)
 need_tool "$qemu_bin" timeout
 
 out=$(build_dir "$arch" "$mode")
-[ -e "$out/kernel-image" ] || die "no kernel built for $arch/$mode in $out"
-[ -f "$out/initramfs.cpio.gz" ] || die "no initramfs for $arch/$mode in $out"
+kernel=${JTCFI_BOOT_KERNEL:-$out/kernel-image}
+initrd=${JTCFI_BOOT_INITRD:-$out/initramfs.cpio.gz}
+[ -e "$kernel" ] || die "no kernel built for $arch/$mode: no $kernel"
+[ -f "$initrd" ] || die "no initramfs for $arch/$mode: no $initrd"
 
 machine=${JTCFI_QEMU_MACHINE:-$(arch_field "$arch" machine)}
 cpu=$(arch_field "$arch" cpu)
@@ -32,7 +36,7 @@ qemu=("$qemu_bin" -M "$machine" -cpu "$cpu")
 [ -n "$bios" ] && [ -f "/usr/share/qemu/$bios" ] && qemu+=(-bios "$bios")
 # shellcheck disable=SC2206
 qemu+=(-accel tcg -smp "${JTCFI_SMP:-2}" -m 1G -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
-       -kernel "$out/kernel-image" -initrd "$out/initramfs.cpio.gz"
+       -kernel "$kernel" -initrd "$initrd"
        -append "$args")
 
 if [ "$log" = - ]; then

@@ -1,6 +1,7 @@
 #!/bin/bash
 # configure.sh ARCH MODE: write the .config of one (arch, mode) build
-# directory from allnoconfig plus configs/common, base-ARCH and mode-MODE.
+# directory from allnoconfig plus configs/common, base-ARCH, the profile's
+# fragment (PROFILE other than test) and mode-MODE.
 # merge_config.sh silently drops requests Kconfig cannot satisfy, so every
 # line of every fragment is checked against the result afterwards.
 set -eu
@@ -9,7 +10,10 @@ arch_mode_args "$@"
 need_tool "clang$LLVM" "ld.lld$LLVM" make
 
 out=$(build_dir "$arch" "$mode")
-frags="$JTCFI_TOP/configs/common.config $JTCFI_TOP/configs/base-$arch.config $JTCFI_TOP/configs/mode-$mode.config"
+check_profile
+frags="$JTCFI_TOP/configs/common.config $JTCFI_TOP/configs/base-$arch.config"
+[ "$JTCFI_PROFILE" = test ] || frags="$frags $JTCFI_TOP/configs/profile-$JTCFI_PROFILE.config"
+frags="$frags $JTCFI_TOP/configs/mode-$mode.config"
 # A compiler other than the default may need its own adjustments, last so
 # that they win (configs/clang-14.config for LLVM=-14).
 [ "$LLVM" = -19 ] || [ ! -f "$JTCFI_TOP/configs/clang$LLVM.config" ] ||

@@ -132,12 +132,23 @@ check_mode() {	# check_mode MODE [ARCH]
 		die "CFI mode '$1' is not available on $2 yet"
 }
 
-# One build directory per (arch, mode); a compiler other than the default
+# One build directory per (arch, mode, profile); a compiler other than the default
 # clang-19 gets its own (e.g. LLVM=-14 for Debian 12's stock clang).
 build_dir() {
-	local cc=
+	local cc= profile=
 	[ "$LLVM" = -19 ] || cc=-clang$LLVM
-	echo "$JTCFI_BUILD/$1-$2$cc"
+	[ "$JTCFI_PROFILE" = test ] || profile=-$JTCFI_PROFILE
+	echo "$JTCFI_BUILD/$1-$2$profile$cc"
+}
+
+# The config profile: "test", the default and what make check runs, is
+# configs/common + base-ARCH + mode-MODE; any other adds
+# configs/profile-PROFILE.config and builds in a directory of its own.
+: "${JTCFI_PROFILE:=test}"
+check_profile() {
+	[ "$JTCFI_PROFILE" = test ] ||
+		[ -f "$JTCFI_TOP/configs/profile-$JTCFI_PROFILE.config" ] ||
+		die "unknown PROFILE '$JTCFI_PROFILE' (supported: test $(cd "$JTCFI_TOP/configs" && ls profile-*.config 2>/dev/null | sed 's/profile-\(.*\)\.config/\1/' | xargs))"
 }
 
 # sysmap_addr ARCH MODE PATTERN: the address (0x...) of the first symbol in

@@ -12,9 +12,10 @@ usage_check "$@"
 # Compiler-rt (libclang-rt-*-dev) is deliberately absent: the kernel's
 # CFI flags do not use its sanitizer ignore list.
 # The compiler packages follow LLVM: clang-19 lld-19 llvm-19 by default.
-# Not needed, though older versions of this list had them: dwarves (no
-# config has BTF) and rsync (only headers_install; the harness runs
-# "make headers").
+# A config profile names its own in a "# jtcfi-packages: ..." line (the
+# server profile's BTF needs dwarves' pahole). Not needed, though older
+# versions of this list had it: rsync (only headers_install; the harness
+# runs "make headers").
 pkgs=(
 	"clang$LLVM"		# compiler of kernel, modules, guest programs
 	"lld$LLVM"		# linker: ThinLTO, which jump-table CFI needs
@@ -34,11 +35,17 @@ pkgs=(
 	xz-utils		# unpacks /usr/src/linux-source-6.12.tar.xz
 	git			# the kernel tree is a git repository (git am, export)
 	make			# the entry point, and kbuild
+	dpkg-dev		# dpkg-buildpackage: make deb (the tree's bindeb-pkg)
 )
 fresh_pkgs=(
 	mmdebstrap		# the minimal Debian root of make check-fresh
 )
 [ "${1:-}" != fresh ] || pkgs+=("${fresh_pkgs[@]}")
+check_profile
+if [ "$JTCFI_PROFILE" != test ]; then
+	# shellcheck disable=SC2207
+	pkgs+=($(sed -n 's/^# jtcfi-packages: //p' "$JTCFI_TOP/configs/profile-$JTCFI_PROFILE.config"))
+fi
 
 missing=
 for p in "${pkgs[@]}"; do

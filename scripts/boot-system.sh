@@ -1,0 +1,23 @@
+#!/bin/bash
+# boot-system.sh ARCH MODE LOG [KERNEL-ARGS...]: boot the system image of
+# the (arch, mode, profile) build (make-image.sh) with the kernel and
+# initrd its packages installed, on a virtio disk with QEMU's user
+# network, to systemd's multi-user target; its jtcfi-report unit prints
+# what the harness reads and powers off.  Console to LOG.
+set -eu
+. "$(dirname "$0")/lib.sh"
+usage_check "$@"
+arch=$1 mode=$2 log=$3
+shift 3
+check_arch "$arch"
+check_mode "$mode" "$arch"
+img=$(build_dir "$arch" "$mode")/image
+[ -f "$img/disk.img" ] || die "no system image for $arch/$mode ($JTCFI_PROFILE): run make image"
+# The image is a throw-away copy per boot: a boot may not change the next.
+disk=$(mktemp "$img/boot-XXXXXX.img")
+trap 'rm -f "$disk"' EXIT
+cp --sparse=always "$img/disk.img" "$disk"
+JTCFI_BOOT_KERNEL=$img/vmlinuz JTCFI_BOOT_INITRD=$img/initrd.img \
+JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-900} \
+JTCFI_QEMU_EXTRA="-drive file=$disk,if=virtio,format=raw -netdev user,id=net0 -device virtio-net-pci,netdev=net0 ${JTCFI_QEMU_EXTRA:-}" \
+	"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" root=LABEL=jtcfi-root rw "$@"

@@ -1,0 +1,78 @@
+#!/bin/bash
+# make-image.sh ARCH MODE: a Debian 12 system image for ARCH from the apt
+# repositories, with the (arch, mode, profile) kernel installed in it from
+# its packages (make deb) by dpkg, in BUILD-DIR/image/: disk.img (ext4,
+# the root), and the kernel and initrd the packages installed in /boot.
+# debootstrap's first stage runs on the host (cached, once per arch); its
+# second stage, which runs the target's own maintainer scripts, and dpkg -i
+# run in the guest, under the kernel being packaged: no binfmt_misc or
+# qemu-user on the host.  Rebuilt only when the packages change.
+set -eu
+. "$(dirname "$0")/lib.sh"
+arch_mode_args "$@"
+need_tool debootstrap mkfs.ext4 debugfs
+[ "$(id -u)" = 0 ] || die "debootstrap needs root"
+
+suite=bookworm
+mirror=${JTCFI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+deb=$(arch_field "$arch" deb)
+# What the image runs: systemd and udev (which loads the modules), the
+# initramfs the kernel package asks for, and the tools of the audit.
+include=systemd-sysv,udev,kmod,initramfs-tools,iproute2,nftables,procps,bpftool
+
+"$JTCFI_TOP/scripts/make-deb.sh" "$arch" "$mode"
+out=$(build_dir "$arch" "$mode")
+img=$out/image
+image_deb=$(ls "$out"/debs/linux-image-*.deb | grep -v -- -dbg_)
+if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
+   [ "$img/disk.img" -nt "$0" ] && [ "$img/disk.img" -nt "$JTCFI_TOP/guest/image" ]; then
+	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
+	exit 0
+fi
+
+# First stage: download and unpack, no scripts run.  Cached per arch.
+stage1=$JTCFI_CACHE/image/$deb-$suite-stage1.tar
+if [ ! -f "$stage1" ]; then
+	note "debootstrap first stage of Debian $suite/$deb (download, once)"
+	tmp=$(mktemp -d)
+	debootstrap --foreign --arch="$deb" --variant=minbase --include="$include" \
+		"$suite" "$tmp/root" "$mirror" > "$tmp/debootstrap.log" 2>&1 ||
+		die "debootstrap --foreign failed (see $tmp/debootstrap.log)"
+	mkdir -p "$(dirname "$stage1")"
+	tar -C "$tmp/root" -cf "$stage1.tmp" . && mv "$stage1.tmp" "$stage1"
+	rm -rf "$tmp"
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+tar -C "$root" -xf "$stage1"
+# What the guest does to the root: guest/image/ (the setup script, run in a
+# chroot, and the units and scripts the system runs), and the packages.
+mkdir -p "$root/root/jtcfi/debs"
+cp -r "$JTCFI_TOP"/guest/image/. "$root/root/jtcfi/"
+cp "$out"/debs/linux-image-*.deb "$root/root/jtcfi/debs/"
+rm -f "$root"/root/jtcfi/debs/*-dbg_*.deb
+
+mkdir -p "$img"
+rm -f "$img/disk.img.tmp"
+mkfs.ext4 -q -L jtcfi-root -d "$root" "$img/disk.img.tmp" 3G ||
+	die "mkfs.ext4 -d failed for the $arch image"
+
+note "second stage and dpkg -i in the guest (log: $JTCFI_LOGS/$arch-$mode-image-setup.log)"
+JTCFI_BOOT_TIMEOUT=${JTCFI_IMAGE_TIMEOUT:-3600} \
+JTCFI_QEMU_EXTRA="-drive file=$img/disk.img.tmp,if=virtio,format=raw" \
+	"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$JTCFI_LOGS/$arch-$mode-image-setup.log" \
+	jtcfi.run=image-setup kunit.enable=0
+grep -q '^jtcfi-guest: image-setup: done' "$JTCFI_LOGS/$arch-$mode-image-setup.log" ||
+	die "the image's setup in the guest failed: $(grep -m1 '^jtcfi-guest: error' "$JTCFI_LOGS/$arch-$mode-image-setup.log" || echo 'no done line') (console: $JTCFI_LOGS/$arch-$mode-image-setup.log)"
+
+# The kernel and initrd dpkg installed, for QEMU's -kernel and -initrd.
+release=$(debugfs -R 'ls -p /boot' "$img/disk.img.tmp" 2>/dev/null |
+	awk -F/ '$6 ~ /^vmlinuz-/ { sub(/^vmlinuz-/, "", $6); print $6 }' | tail -n 1)
+[ -n "$release" ] || die "no /boot/vmlinuz-* in the image: did dpkg -i run?"
+debugfs -R "dump /boot/vmlinuz-$release $img/vmlinuz" "$img/disk.img.tmp" 2>/dev/null
+debugfs -R "dump /boot/initrd.img-$release $img/initrd.img" "$img/disk.img.tmp" 2>/dev/null
+[ -s "$img/vmlinuz" ] && [ -s "$img/initrd.img" ] ||
+	die "could not read /boot/vmlinuz-$release and its initrd from the image"
+mv "$img/disk.img.tmp" "$img/disk.img"
+note "image for $arch/$mode ($JTCFI_PROFILE): $img/disk.img, kernel $release"
