@@ -162,7 +162,8 @@ sysmap_addr() {
 # kmake [-C TREE] ARCH OUT ARG...: the kernel's make for ARCH with O=OUT,
 # from the tree (or TREE, a worktree of it), every core busy, clang$LLVM
 # through ccache.  The build identity is fixed so that ccache hits and
-# images compare across builds; the cache limit is set on every use, as
+# images compare across builds (the version "#1" is also what bindeb-pkg
+# builds with, as the package revision is 1: packaging relinks nothing); the cache limit is set on every use, as
 # ccache trims to its own default (5G) when a build runs without it.
 kmake() {
 	local tree=$JTCFI_TREE arch out
@@ -173,7 +174,7 @@ kmake() {
 	arch=$1 out=$2
 	shift 2
 	need_tool make ccache "clang$LLVM"
-	KBUILD_BUILD_TIMESTAMP=2024-01-01 KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi \
+	KBUILD_BUILD_TIMESTAMP=2024-01-01 KBUILD_BUILD_USER=jtcfi KBUILD_BUILD_HOST=jtcfi KBUILD_BUILD_VERSION=1 \
 	CCACHE_DIR=$JTCFI_CCACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} \
 		make -C "$tree" O="$out" ARCH="$arch" LLVM="$LLVM" CC="ccache clang$LLVM" \
 			-j"$(nproc)" "$@"

@@ -20,10 +20,16 @@ deb=$(arch_field "$arch" deb)
 # initramfs the kernel package asks for, and the tools of the audit.
 include=systemd-sysv,udev,kmod,initramfs-tools,iproute2,nftables,procps,bpftool
 
-"$JTCFI_TOP/scripts/make-deb.sh" "$arch" "$mode"
 out=$(build_dir "$arch" "$mode")
+"$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"
+# Packaging takes minutes (bindeb-pkg makes "all" again): only when the
+# kernel is newer than its packages.
+image_deb=$(ls "$out"/debs/linux-image-*.deb 2>/dev/null | head -n 1)
+if [ -z "$image_deb" ] || [ "$out/vmlinux" -nt "$image_deb" ]; then
+	"$JTCFI_TOP/scripts/make-deb.sh" "$arch" "$mode"
+	image_deb=$(ls "$out"/debs/linux-image-*.deb | head -n 1)
+fi
 img=$out/image
-image_deb=$(ls "$out"/debs/linux-image-*.deb | grep -v -- -dbg_)
 if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
    [ "$img/disk.img" -nt "$0" ] && [ "$img/disk.img" -nt "$JTCFI_TOP/guest/image" ]; then
 	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
@@ -50,8 +56,7 @@ tar -C "$root" -xf "$stage1"
 # chroot, and the units and scripts the system runs), and the packages.
 mkdir -p "$root/root/jtcfi/debs"
 cp -r "$JTCFI_TOP"/guest/image/. "$root/root/jtcfi/"
-cp "$out"/debs/linux-image-*.deb "$root/root/jtcfi/debs/"
-rm -f "$root"/root/jtcfi/debs/*-dbg_*.deb
+cp "$image_deb" "$root/root/jtcfi/debs/"
 
 mkdir -p "$img"
 rm -f "$img/disk.img.tmp"

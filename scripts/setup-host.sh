@@ -36,6 +36,7 @@ pkgs=(
 	git			# the kernel tree is a git repository (git am, export)
 	make			# the entry point, and kbuild
 	dpkg-dev		# dpkg-buildpackage: make deb (the tree's bindeb-pkg)
+	debhelper		# dh_listpackages, which bindeb-pkg's debian/rules runs
 )
 fresh_pkgs=(
 	mmdebstrap		# the minimal Debian root of make check-fresh
