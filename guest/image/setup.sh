@@ -3,6 +3,8 @@
 # second stage: install the kernel from its packages, and make the system
 # boot to multi-user on a serial console, report, and power off.
 set -e
+# guest/init runs with the busybox PATH.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 dpkg -i /root/jtcfi/debs/linux-image-*.deb
 echo jtcfi > /etc/hostname
 echo 'LABEL=jtcfi-root / ext4 defaults 0 1' > /etc/fstab
