@@ -31,7 +31,7 @@ if [ -z "$image_deb" ] || [ "$out/vmlinux" -nt "$image_deb" ]; then
 fi
 img=$out/image
 if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
-   [ "$img/disk.img" -nt "$0" ] && [ "$img/disk.img" -nt "$JTCFI_TOP/guest/image" ]; then
+   [ -z "$(find "$0" "$JTCFI_TOP/guest/image" "$JTCFI_TOP/guest/init" -newer "$img/disk.img" -print -quit)" ]; then
 	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
 	exit 0
 fi
