@@ -6,11 +6,9 @@
 # what the harness reads and powers off.  Console to LOG.
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2 log=$3
+arch_mode_args "$@"
+log=$3
 shift 3
-check_arch "$arch"
-check_mode "$mode" "$arch"
 img=$(build_dir "$arch" "$mode")/image
 [ -f "$img/disk.img" ] || die "no system image for $arch/$mode ($JTCFI_PROFILE): run make image"
 # The image is a throw-away copy per boot: a boot may not change the next.

@@ -11,11 +11,9 @@
 # image's own, installed from the packages).
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage_check "$@"
-arch=$1 mode=$2 log=$3
+arch_mode_args "$@"
+log=$3
 shift 3
-check_arch "$arch"
-check_mode "$mode" "$arch"
 timeout=${JTCFI_BOOT_TIMEOUT:-300}
 qemu_bin=$(arch_field "$arch" qemu)
 need_tool "$qemu_bin" timeout

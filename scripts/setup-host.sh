@@ -12,8 +12,9 @@ usage_check "$@"
 # Compiler-rt (libclang-rt-*-dev) is deliberately absent: the kernel's
 # CFI flags do not use its sanitizer ignore list.
 # The compiler packages follow LLVM: clang-19 lld-19 llvm-19 by default.
-# A config profile names its own in a "# jtcfi-packages: ..." line (the
-# server profile's BTF needs dwarves' pahole). Not needed, though older
+# A config profile names its own in a "# jtcfi-packages: ..." line,
+# installed with these when PROFILE is that profile: the server profile's
+# dwarves (pahole, for BTF) and debootstrap (make image's Debian root). Not needed, though older
 # versions of this list had it: rsync (only headers_install; the harness
 # runs "make headers").
 pkgs=(
