@@ -6,6 +6,7 @@
 #   make stress   1,000 module load/unload cycles of two modules at once
 #   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
 #   make image    a Debian 12 system with it installed by dpkg; make system boots it
+#   make audit    that system under real workloads, CFI permissive (jt): zero reports
 # See README.md for the variables.
 
 ARCH  ?= arm64
@@ -27,7 +28,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -72,6 +73,11 @@ image: setup tree
 system: image
 	$(S)/boot-system.sh $(ARCH) $(MODE) $(LOGS)/$(ARCH)-$(MODE)-$(PROFILE)-system.log $(KARGS)
 	@grep '^jtcfi-guest:' $(LOGS)/$(ARCH)-$(MODE)-$(PROFILE)-system.log
+
+# The image booted with jtcfi.audit: systemd, udev, TCP, nftables, cgroup
+# BPF, a kptr map, stress-ng and kselftests; every CFI report fails it.
+audit: image
+	$(S)/audit.sh $(ARCH) $(MODE)
 
 build: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)

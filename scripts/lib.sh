@@ -52,11 +52,14 @@ JTCFI_TREE_STAMP=$JTCFI_CACHE/tree.applied
 : "${JTCFI_BUILD:=$JTCFI_CACHE/build}"
 # The compiler cache every kernel and module build shares.
 JTCFI_CCACHE=${CCACHE_DIR:-$JTCFI_CACHE/ccache}
-# Debian's busybox-static unpacked per Debian arch (DEB/bin/busybox), the
-# guest/bench programs and the tree's uapi headers per ARCH.
+# Debian's busybox-static unpacked per Debian arch (DEB/bin/busybox); per
+# ARCH: the guest/bench and guest/audit programs, the tree's uapi headers
+# and the kselftests of the system image.
 JTCFI_BUSYBOX=$JTCFI_CACHE/busybox
 JTCFI_GUEST_BENCH=$JTCFI_CACHE/guest-bench
 JTCFI_UAPI=$JTCFI_CACHE/uapi
+JTCFI_GUEST_AUDIT=$JTCFI_CACHE/guest-audit
+JTCFI_KSELFTEST=$JTCFI_CACHE/kselftest
 # check-series.sh's worktree and build directories (named before the
 # script was, kept so that they are reused).
 JTCFI_SERIES_CHECK=$JTCFI_CACHE/bisect

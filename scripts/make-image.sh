@@ -17,8 +17,12 @@ suite=bookworm
 mirror=${JTCFI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 deb=$(arch_field "$arch" deb)
 # What the image runs: systemd and udev (which loads the modules), the
-# initramfs the kernel package asks for, and the tools of the audit.
+# initramfs the kernel package asks for, and the tools of the audit
+# (guest/image/jtcfi-audit; dbus for systemd-run); the C library's
+# development files are the sysroot its kselftests are built against on
+# the host.
 include=systemd-sysv,udev,kmod,initramfs-tools,iproute2,nftables,procps,bpftool
+include+=,dbus,netcat-openbsd,stress-ng,libc6-dev,libgcc-12-dev,libcap-dev,libnuma-dev
 
 out=$(build_dir "$arch" "$mode")
 "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"
@@ -29,15 +33,9 @@ if [ -z "$image_deb" ] || [ "$out/vmlinux" -nt "$image_deb" ]; then
 	"$JTCFI_TOP/scripts/make-deb.sh" "$arch" "$mode"
 	image_deb=$(ls "$out"/debs/linux-image-*.deb | head -n 1)
 fi
-img=$out/image
-if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
-   [ -z "$(find "$0" "$JTCFI_TOP/guest/image" "$JTCFI_TOP/guest/init" -newer "$img/disk.img" -print -quit)" ]; then
-	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
-	exit 0
-fi
-
-# First stage: download and unpack, no scripts run.  Cached per arch.
-stage1=$JTCFI_CACHE/image/$deb-$suite-stage1.tar
+# First stage: download and unpack, no scripts run.  Cached per arch and
+# package list.
+stage1=$JTCFI_CACHE/image/$deb-$suite-$(echo "$include" | md5sum | cut -c1-8)-stage1.tar
 if [ ! -f "$stage1" ]; then
 	note "debootstrap first stage of Debian $suite/$deb (download, once)"
 	tmp=$(mktemp -d)
@@ -48,6 +46,21 @@ if [ ! -f "$stage1" ]; then
 	tar -C "$tmp/root" -cf "$stage1.tmp" . && mv "$stage1.tmp" "$stage1"
 	rm -rf "$tmp"
 fi
+kselftests=$JTCFI_KSELFTEST/$arch
+"$JTCFI_TOP/scripts/build-kselftests.sh" "$arch" "$stage1" "$kselftests"
+audit_bin=$JTCFI_GUEST_AUDIT/$arch
+"$JTCFI_TOP/scripts/build-guest-programs.sh" "$arch" "$JTCFI_TOP/guest/audit" "$audit_bin"
+
+# The image is remade when the packages, what the guest runs or the
+# programs and kselftests it carries are newer.
+img=$out/image
+if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
+   [ "$img/disk.img" -nt "$stage1" ] &&
+   [ -z "$(find "$0" "$JTCFI_TOP/guest/image" "$JTCFI_TOP/guest/init" "$audit_bin" \
+	"$kselftests/.jtcfi-stamp" -newer "$img/disk.img" -print -quit)" ]; then
+	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
+	exit 0
+fi
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -57,6 +70,8 @@ tar -C "$root" -xf "$stage1"
 mkdir -p "$root/root/jtcfi/debs"
 cp -r "$JTCFI_TOP"/guest/image/. "$root/root/jtcfi/"
 cp "$image_deb" "$root/root/jtcfi/debs/"
+cp "$audit_bin"/* "$root/root/jtcfi/"
+cp -r "$kselftests/install" "$root/root/jtcfi/kselftest"
 
 mkdir -p "$img"
 rm -f "$img/disk.img.tmp"

@@ -13,7 +13,7 @@ bb=$JTCFI_BUSYBOX/$(arch_field "$arch" deb)/bin/busybox
 [ -x "$bb" ] || die "$bb missing (run 'make setup')"
 [ -d "$out/modroot" ] || die "$out/modroot missing (build the kernel first)"
 bench=$JTCFI_GUEST_BENCH/$arch
-[ -d "$bench" ] || die "$bench missing (run scripts/build-guest-bench.sh)"
+[ -d "$bench" ] || die "$bench missing (run scripts/build-guest-programs.sh)"
 [ -f "$out/guest-modules/.built" ] || die "benchmark modules missing (run scripts/build-guest-modules.sh)"
 
 img=$out/initramfs.cpio.gz

@@ -14,9 +14,9 @@ usage_check "$@"
 # The compiler packages follow LLVM: clang-19 lld-19 llvm-19 by default.
 # A config profile names its own in a "# jtcfi-packages: ..." line,
 # installed with these when PROFILE is that profile: the server profile's
-# dwarves (pahole, for BTF) and debootstrap (make image's Debian root). Not needed, though older
-# versions of this list had it: rsync (only headers_install; the harness
-# runs "make headers").
+# dwarves (pahole, for BTF), debootstrap (make image's Debian root) and
+# rsync (the kselftests' install, for make audit).  The test profile does
+# not need rsync: the harness runs "make headers", not headers_install.
 pkgs=(
 	"clang$LLVM"		# compiler of kernel, modules, guest programs
 	"lld$LLVM"		# linker: ThinLTO, which jump-table CFI needs

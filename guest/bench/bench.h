@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench.h: shared by the guest macro benchmarks.  Built against the kernel
- * tree's nolibc (scripts/build-guest-bench.sh), which has no
+ * tree's nolibc (scripts/build-guest-programs.sh), which has no
  * clock_gettime() or socketpair() wrappers, hence the raw syscalls here.
  *
  * Every program takes "-n ITERATIONS" and "-q" (1/100 of the default, for

@@ -19,6 +19,6 @@ Name=en* eth*
 DHCP=yes
 NET
 systemctl enable systemd-networkd.service
-install -m 755 /root/jtcfi/jtcfi-report /usr/local/sbin/jtcfi-report
+install -m 755 /root/jtcfi/jtcfi-report /root/jtcfi/jtcfi-audit /usr/local/sbin/
 install -m 644 /root/jtcfi/jtcfi-report.service /etc/systemd/system/
 systemctl enable jtcfi-report.service

@@ -1,13 +1,14 @@
 #!/bin/bash
-# build-guest-bench.sh ARCH OUTDIR: build every guest/bench/*.c into a
-# static ARCH binary OUTDIR/NAME for the guest initramfs.  The programs
-# use the kernel tree's own nolibc, so no cross libc is needed; its uapi
-# headers come from the tree's "make headers", cached per architecture.
-# A binary is rebuilt only when its source, bench.h or the headers are newer.
+# build-guest-programs.sh ARCH SRCDIR OUTDIR: build every SRCDIR/*.c
+# (guest/bench, guest/audit) into a static ARCH binary OUTDIR/NAME for the
+# guest.  The programs use the kernel tree's own nolibc, so no cross libc
+# is needed; its uapi headers come from the tree's "make headers", cached
+# per architecture.  A binary is rebuilt only when its source, a header of
+# SRCDIR or the uapi headers are newer.
 set -eu
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"
-arch=$1 out=$2
+arch=$1 src=$2 out=$3
 check_arch "$arch"
 need_tool "clang$LLVM" "ld.lld$LLVM" make
 
@@ -26,11 +27,11 @@ if [ "$(cat "$hdr/.jtcfi-uapi" 2>/dev/null)" != "$head" ]; then
 	echo "$head" > "$hdr/.jtcfi-uapi"
 fi
 
-src=$JTCFI_TOP/guest/bench
 mkdir -p "$out"
+shopt -s nullglob	# a SRCDIR without headers
 for c in "$src"/*.c; do
 	bin=$out/$(basename "$c" .c)
-	if [ -f "$bin" ] && [ -z "$(find "$c" "$src/bench.h" "$hdr/.jtcfi-uapi" -newer "$bin" -print -quit)" ]; then
+	if [ -f "$bin" ] && [ -z "$(find "$c" "$src"/*.h "$hdr/.jtcfi-uapi" -newer "$bin" -print -quit)" ]; then
 		continue
 	fi
 	# -ffreestanding/-nostdlib: nolibc supplies _start and the syscalls.
