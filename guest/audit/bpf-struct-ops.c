@@ -61,6 +61,38 @@ static int load_member(int ops_id, int index, const struct bpf_insn *insns, int 
 	return fd;
 }
 
+/*
+ * map_create() wants a BTF of the program's own for a struct_ops map, even
+ * though the value's type is the kernel's: the smallest is one int.
+ */
+static int load_own_btf(void)
+{
+	static struct {
+		struct btf_header hdr;
+		struct btf_type t_int;
+		__u32 int_enc;
+		char strs[sizeof("\0int")];
+	} __attribute__((packed)) btf = {
+		.hdr = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+			 .hdr_len = sizeof(struct btf_header),
+			 .type_len = sizeof(struct btf_type) + 4,
+			 .str_off = sizeof(struct btf_type) + 4,
+			 .str_len = sizeof("\0int") },
+		.t_int = { .name_off = 1, .info = BTF_INFO_ENC(BTF_KIND_INT, 0, 0), .size = 4 },
+		.int_enc = BTF_INT_ENC(BTF_INT_SIGNED, 0, 32),
+		.strs = "\0int",
+	};
+	union bpf_attr attr = {};
+	int fd;
+
+	attr.btf = (unsigned long)&btf;
+	attr.btf_size = sizeof(btf);
+	fd = sys_bpf(BPF_BTF_LOAD, &attr);
+	if (fd < 0)
+		die("BPF_BTF_LOAD: errno %d\n", errno);
+	return fd;
+}
+
 static unsigned long long run_count(int prog_fd)
 {
 	struct bpf_prog_info info = {};
@@ -120,6 +152,7 @@ int main(int argc, char **argv)
 	attr.value_size = value_type->size;
 	attr.max_entries = 1;
 	attr.btf_vmlinux_value_type_id = value_id;
+	attr.btf_fd = load_own_btf();
 	memcpy(attr.map_name, "jtcfi_cc", sizeof("jtcfi_cc"));
 	map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
 	if (map_fd < 0)
