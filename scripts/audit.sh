@@ -17,12 +17,12 @@ args=(jtcfi.audit)
 [ "$mode" != jt ] || args+=(cfi=permissive)
 
 t0=$(date +%s)
-JTCFI_BOOT_TIMEOUT=${JTCFI_AUDIT_TIMEOUT:-5400} JTCFI_QEMU_EXTRA="-m 2G" \
+JTCFI_BOOT_TIMEOUT=${JTCFI_AUDIT_TIMEOUT:-5400} JTCFI_MEM=2G \
 	"$JTCFI_TOP/scripts/boot-system.sh" "$arch" "$mode" "$log" "${args[@]}"
 seconds=$(($(date +%s) - t0))
 
 grep -q '^jtcfi-guest: audit done' "$log" ||
-	die "the audit did not finish on $arch/$mode: $(grep -m1 -E 'Kernel panic|^jtcfi-guest: error' "$log" || echo 'no "audit done" line') (console: $log)"
+	die "the audit did not finish on $arch/$mode: $(grep -m1 -E 'Kernel panic|kernel BUG|Internal error' "$log" || echo 'no "audit done" line') (console: $log)"
 reports=$(grep -c 'CFI failure' "$log" || true)
 counted=$(sed -n 's/^jtcfi-guest: cfi-violations: total: //p' "$log" | tail -n 1)
 {

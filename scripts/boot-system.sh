@@ -5,9 +5,9 @@
 # network, to systemd's multi-user target; its jtcfi-report unit prints
 # what the harness reads and powers off.  Console to LOG, which no getty
 # may take over: the serial console's getty is masked.  The guest's
-# /var/log/jtcfi-audit (the audit's own logs) is copied to LOG.d/.  On the user
-# network, TCP to 10.0.2.100:7 reaches a "cat" on the host: an echo
-# server for the guest's TCP over virtio-net.
+# /var/log/jtcfi-audit (the audit's own logs) is copied to LOG.d/.  On
+# the user network, TCP to 10.0.2.100:7 reaches a "cat" on the host: an
+# echo server for the guest's TCP over virtio-net.
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch_mode_args "$@"

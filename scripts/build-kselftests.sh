@@ -15,7 +15,7 @@ need_tool "clang$LLVM" "ld.lld$LLVM" dpkg-deb make
 [ -f "$stage1" ] || die "no debootstrap stage at $stage1"
 
 # The suites that need no other host and no hardware QEMU lacks.
-targets=${JTCFI_KSELFTESTS:-futex seccomp timers mm ftrace size}
+targets=${JTCFI_KSELFTESTS:-futex seccomp timers mm ftrace}
 head=$(git -C "$JTCFI_TREE" rev-parse HEAD)
 want="$head $(basename "$stage1") $targets $(md5sum < "$0" | cut -c1-8)"
 if [ "$(cat "$out/.jtcfi-stamp" 2>/dev/null)" = "$want" ]; then
@@ -36,8 +36,9 @@ done
 hdr=$JTCFI_UAPI/$arch/usr/include
 [ -d "$hdr" ] || die "no uapi headers in $hdr (run scripts/build-guest-programs.sh)"
 # The selftests write into their source directories unless O= is given;
-# a copy of tools/ (and the few tree files the suites include) keeps the
-# tree clean whatever a suite's Makefile does.
+# a copy of what they read (tools/, the top Makefile's scripts, include/
+# and two headers of mm/ and lib/) keeps the tree clean whatever a suite's
+# Makefile does.
 mkdir -p "$out/src"
 git -C "$JTCFI_TREE" archive HEAD tools scripts include mm/gup_test.h lib/test_hmm_uapi.h | tar -x -C "$out/src" ||
 	die "cannot copy the selftests' sources from $JTCFI_TREE"

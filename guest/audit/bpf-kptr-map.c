@@ -41,9 +41,6 @@ static struct {
 
 static int load_map_btf(char *log, unsigned int log_size)
 {
-	union bpf_attr attr = {};
-	int fd;
-
 	map_btf.hdr = (struct btf_header){
 		.magic = BTF_MAGIC, .version = BTF_VERSION,
 		.hdr_len = sizeof(struct btf_header),
@@ -68,15 +65,7 @@ static int load_map_btf(char *log, unsigned int log_size)
 		.type = T_PTR, .offset = 0 };
 	memcpy(map_btf.strs, map_btf_strs, sizeof(map_btf_strs));
 
-	attr.btf = (unsigned long)&map_btf;
-	attr.btf_size = sizeof(map_btf);
-	attr.btf_log_buf = (unsigned long)log;
-	attr.btf_log_size = log_size;
-	attr.btf_log_level = 1;
-	fd = sys_bpf(BPF_BTF_LOAD, &attr);
-	if (fd < 0)
-		die("BPF_BTF_LOAD: errno %d\n%s\n", errno, log);
-	return fd;
+	return btf_load(&map_btf, sizeof(map_btf), log, log_size);
 }
 
 /* --- the program ----------------------------------------------------------- */

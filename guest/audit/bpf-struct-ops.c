@@ -12,10 +12,6 @@
  *   jtcfi-struct-ops: registered; 1048576 bytes sent; runs: ssthresh N cong_avoid N undo_cwnd N
  * or "jtcfi-struct-ops: error: ..." and exits 1 (the map update's errno
  * says whether the kernel refused struct_ops).
- *
- * "bpf-struct-ops COMMAND [ARGS...]" then runs COMMAND while jtcfi_cc is
- * still registered (its trampolines are in /proc/kallsyms as
- * bpf__tcp_congestion_ops_*), and exits with its status.
  */
 #define PROG "jtcfi-struct-ops"
 #include "kbtf.h"
@@ -82,15 +78,8 @@ static int load_own_btf(void)
 		.int_enc = BTF_INT_ENC(BTF_INT_SIGNED, 0, 32),
 		.strs = "\0int",
 	};
-	union bpf_attr attr = {};
-	int fd;
 
-	attr.btf = (unsigned long)&btf;
-	attr.btf_size = sizeof(btf);
-	fd = sys_bpf(BPF_BTF_LOAD, &attr);
-	if (fd < 0)
-		die("BPF_BTF_LOAD: errno %d\n", errno);
-	return fd;
+	return btf_load(&btf, sizeof(btf), NULL, 0);
 }
 
 static unsigned long long run_count(int prog_fd)
@@ -109,7 +98,7 @@ static unsigned long long run_count(int prog_fd)
 static char value[4096];
 static char buf[65536];
 
-int main(int argc, char **argv)
+int main(void)
 {
 	const struct btf_type *ops, *value_type;
 	int ops_id, value_id, data_off, map_fd, stats_fd, key = 0;
@@ -199,19 +188,6 @@ int main(int argc, char **argv)
 		printf(" %s %llu", members[i], run_count(prog_fd[i]));
 	printf("\n");
 
-	if (argc > 1) {
-		int status = 1;
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			execve(argv[1], argv + 1, environ);
-			die("cannot run %s: errno %d\n", argv[1], errno);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) < 0)
-			die("fork or wait: errno %d\n", errno);
-		close(map_fd);
-		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-	}
 	/* Unregisters jtcfi_cc; the programs go with their fds. */
 	close(map_fd);
 	return 0;

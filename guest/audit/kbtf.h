@@ -2,8 +2,9 @@
 /*
  * kbtf.h: what the guest/audit BPF programs share, built against the
  * kernel tree's nolibc (scripts/build-guest-programs.sh): the bpf()
- * syscall, a die() that names the program, raw BPF instructions, and look-ups
- * in the kernel's own BTF (/sys/kernel/btf/vmlinux) by name.
+ * syscall, a die() that names the program, raw BPF instructions, loading a
+ * BTF of the program's own, and look-ups in the kernel's own BTF
+ * (/sys/kernel/btf/vmlinux) by name.
  */
 #ifndef JTCFI_KBTF_H
 #define JTCFI_KBTF_H
@@ -47,6 +48,26 @@ long sys_bpf(int cmd, union bpf_attr *attr)
 #define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define LD_MAP_FD(d, fd)	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
 				INSN(0, 0, 0, 0, 0)
+
+/* Loads a BTF blob of the program's own; LOG, if given, gets the kernel's. */
+static __attribute__((unused))
+int btf_load(const void *blob, unsigned int size, char *log, unsigned int log_size)
+{
+	union bpf_attr attr = {};
+	int fd;
+
+	attr.btf = (unsigned long)blob;
+	attr.btf_size = size;
+	if (log) {
+		attr.btf_log_buf = (unsigned long)log;
+		attr.btf_log_size = log_size;
+		attr.btf_log_level = 1;
+	}
+	fd = sys_bpf(BPF_BTF_LOAD, &attr);
+	if (fd < 0)
+		die("BPF_BTF_LOAD: errno %d\n%s\n", errno, log ? log : "");
+	return fd;
+}
 
 static char kbtf[32 << 20];
 static const struct btf_header *kbtf_hdr = (const void *)kbtf;
