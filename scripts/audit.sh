@@ -6,6 +6,9 @@
 # guest's jtcfi-audit runs its workloads after multi-user.  Prints each
 # step and the counts, keeps them in RESULTS/audit-ARCH-MODE-PROFILE.txt;
 # fails when the system reports any CFI violation or the audit did not run.
+# On jt it then boots the same kernel enforcing with busybox for
+# tests/struct-ops.sh (BPF struct_ops: the right prototype reaches the
+# program, another is caught), which must pass too.
 set -eu
 . "$(dirname "$0")/lib.sh"
 arch_mode_args "$@"
@@ -33,6 +36,15 @@ counted=$(sed -n 's/^jtcfi-guest: cfi-violations: total: //p' "$log" | tail -n 1
 	grep 'CFI failure' "$log" || true
 } > "$summary"
 grep -E '^jtcfi-guest: (audit|multi-user|failed units|modules|cfi-)' "$log"
+struct_ops=
+if [ "$mode" = jt ]; then
+	struct_ops=$(JTCFI_EXPECT=caught "$JTCFI_TOP/tests/struct-ops.sh" "$arch" "$mode" "$JTCFI_LOGS")
+	echo "# enforcing, busybox: $struct_ops" >> "$summary"
+	echo "$struct_ops"
+fi
 note "audit of $arch/$mode ($JTCFI_PROFILE): $seconds s, CFI reports: $reports${counted:+, counted violations: $counted} (summary: $summary, console: $log)"
 [ "$reports" = 0 ] && [ "${counted:-0}" = 0 ] ||
 	die "$arch/$mode reported CFI violations on a real system: $(grep -m1 'CFI failure' "$log")"
+case "$struct_ops" in
+"not ok"*) die "$arch/$mode: $struct_ops" ;;
+esac

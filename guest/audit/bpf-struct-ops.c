@@ -12,6 +12,10 @@
  *   jtcfi-struct-ops: registered; 1048576 bytes sent; runs: ssthresh N cong_avoid N undo_cwnd N
  * or "jtcfi-struct-ops: error: ..." and exits 1 (the map update's errno
  * says whether the kernel refused struct_ops).
+ *
+ * "bpf-struct-ops COMMAND [ARGS...]" then runs COMMAND (a path) while
+ * jtcfi_cc is still registered, its trampolines in /proc/kallsyms as
+ * bpf__tcp_congestion_ops_*, and exits with COMMAND's status.
  */
 #define PROG "jtcfi-struct-ops"
 #include "kbtf.h"
@@ -98,7 +102,7 @@ static unsigned long long run_count(int prog_fd)
 static char value[4096];
 static char buf[65536];
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct btf_type *ops, *value_type;
 	int ops_id, value_id, data_off, map_fd, stats_fd, key = 0;
@@ -188,6 +192,19 @@ int main(void)
 		printf(" %s %llu", members[i], run_count(prog_fd[i]));
 	printf("\n");
 
+	if (argc > 1) {
+		int status = 1;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execve(argv[1], argv + 1, environ);
+			die("cannot run %s: errno %d\n", argv[1], errno);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0)
+			die("fork or wait: errno %d\n", errno);
+		close(map_fd);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
 	/* Unregisters jtcfi_cc; the programs go with their fds. */
 	close(map_fd);
 	return 0;

@@ -1,0 +1,20 @@
+#!/bin/bash
+# kprobe-blacklist.sh ARCH MODE LOGDIR: ask for kprobes on notify_die()
+# and on a function of a module, both listed by NOKPROBE_SYMBOL(); the
+# kprobe blacklist must refuse each.  The macro records the address C
+# takes of a function, under jump-table CFI its jump-table entry: a kernel
+# that blacklists the entry leaves the code probeable (make audit's
+# ftracetest run then looped in the die path).
+set -u
+. "$(dirname "$0")/lib.sh"
+test_args "$@"
+expect_only pass
+log=$logs/$arch-$mode-kprobe-blacklist.log
+
+boot_or_fail kprobe-blacklist "$log" \
+	jtcfi.run=kprobe-blacklist kunit.enable=0 oops=panic || exit 0
+passed_verdict kprobe-blacklist "$log" \
+	"kprobes refused on notify_die() and on a module's NOKPROBE_SYMBOL() function" \
+	'cfi_noprobe: a kprobe on notify_die (.*) was refused (-22)' \
+	'cfi_noprobe: a kprobe on cfi_noprobe_listed (.*) was refused (-22)' \
+	'^jtcfi-guest: kprobe-blacklist: every listed function refused'
