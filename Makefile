@@ -2,6 +2,7 @@
 #   make run      build, boot and show a forged indirect call being stopped
 #   make check    build and boot every (arch, mode) and run the tests
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
+#   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
 #   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
@@ -28,7 +29,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-fresh stress bench check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-fresh stress bench profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -52,6 +53,11 @@ stress: setup tree
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)
+
+# An instruction profile per kernel function of the kernels make bench
+# measured (it builds nothing, so not "tree": results/profile-ARCH.md).
+profile: setup
+	$(S)/profile.sh $(ARCH)
 
 # Every patch of the series on its own: Kconfig and the files it touches.
 check-series: setup tree

@@ -1,0 +1,87 @@
+#!/bin/bash
+# profile.sh ARCH: where each mode's instructions go in the macro
+# benchmarks: boots the built kernels of modes none, kcfi and jt (those
+# ARCH has; make bench builds them) once each, running every /bench
+# program under -icount shift=0 on one CPU as make bench does, with the
+# TCG plugin of tools/insn-profile counting kernel instructions per
+# translation block; attributes them to System.map's functions (jump-table
+# entries keep rows of their own) and writes results/profile-ARCH.md,
+# the top functions by jt - kcfi and jt - none per benchmark.  The
+# per-function TSVs go to results/profile/ARCH-MODE/, the plugin's dumps
+# and the consoles to results/logs/ARCH-MODE-profile.{txt,log}.
+# $JTCFI_INSN_TOP sets the functions listed per table (15);
+# $JTCFI_INSN_QUICK=1 runs the benchmarks' quick mode (a smoke test).
+set -eu
+. "$(dirname "$0")/lib.sh"
+usage_check "$@"
+arch=$1
+check_arch "$arch"
+top=${JTCFI_INSN_TOP:-15}
+case "$top" in ''|*[!0-9]*|0) die "JTCFI_INSN_TOP must be a positive number, not '$top'" ;; esac
+run=bench-macro
+[ -z "${JTCFI_INSN_QUICK:-}" ] || run=bench-macro:quick
+need_tool python3 make "clang$LLVM"
+
+tool=$JTCFI_TOP/tools/insn-profile
+make -s -C "$tool" CC="clang$LLVM" || die "could not build the TCG plugin in $tool"
+logs=$JTCFI_LOGS
+mkdir -p "$logs"
+
+modes=()
+for m in none kcfi jt; do
+	mode_supports_arch "$m" "$arch" && modes+=("$m")
+done
+[ "${#modes[@]}" = 3 ] || die "the profile compares none, kcfi and jt; $arch has ${modes[*]}"
+
+# Profiling needs no build of its own: it reads what make bench measured,
+# and a kernel rebuilt here could differ from the one the figures are of.
+dirs=()
+for m in "${modes[@]}"; do
+	b=$(build_dir "$arch" "$m")
+	[ -f "$b/System.map" ] || die "no $arch/$m kernel in $b (run 'make bench ARCH=$arch' first)"
+	# The benchmarks read the clock with a raw clock_gettime() just before
+	# and after their measured loop (guest/bench/bench.h), and nothing else
+	# in the test guest calls it: each call closes one of the plugin's
+	# windows, so window 2k-1 is the k-th benchmark's loop.
+	mark=$(sysmap_addr "$arch" "$m" '__(arm64|x64)_sys_clock_gettime')
+	[ -n "$mark" ] || die "$b/System.map has no clock_gettime syscall entry to mark the windows"
+	dump=$logs/$arch-$m-profile.txt log=$logs/$arch-$m-profile.log
+	rm -f "$dump"
+	note "profiling $arch/$m"
+	# -icount: guest ns are instructions, which attribute.py checks each
+	# window against; -smp 1 with -icount keeps TCG single-threaded, so the
+	# plugin's inline counters are exact.  The same seed as make bench's
+	# first repeat.
+	JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed 1 -rtc base=2024-01-01T00:00:00,clock=vm -plugin $tool/insn_profile.so,out=$dump,mark=$mark" \
+		"$JTCFI_TOP/scripts/boot.sh" "$arch" "$m" "$log" \
+		printk.time=1 kunit.enable=0 jtcfi.run=$run
+	grep -q '^jtcfi-guest: done' "$log" ||
+		die "profile guest $arch/$m stopped early (console: $log)"
+	[ -s "$dump" ] || die "the plugin wrote no profile for $arch/$m ($dump; console: $log)"
+	out=$JTCFI_RESULTS/profile/$arch-$m
+	rm -rf "$out"
+	python3 "$tool/attribute.py" tsv "$b/System.map" "$dump" "$log" "$out" ||
+		die "could not attribute $dump (console: $log)"
+	dirs+=("$out")
+done
+
+report=$JTCFI_RESULTS/profile-$arch.md
+{
+	echo "# Instruction profile of the macro benchmarks, $arch"
+	echo
+	echo "Made by \`make profile ARCH=$arch\` (\`scripts/profile.sh\`) on $(date -u +%Y-%m-%d)"
+	echo "from the kernels \`make bench\` measures (clang$LLVM, ThinLTO), run \`jtcfi.run=$run\`,"
+	echo "one boot per mode under \`-icount shift=0\` on one vCPU. Every kernel translation"
+	echo "block's executions are counted by a QEMU plugin (\`tools/insn-profile\`) and"
+	echo "credited whole to the function its first instruction is in (System.map);"
+	echo "only each benchmark's measured loop is counted (the window between its two"
+	echo "\`clock_gettime()\` calls), and its total equals the guest ns the benchmark"
+	echo "reports. Jump-table entries are rows of their own (\`NAME.cfi_jt\`); code"
+	echo "outside vmlinux's text is \`[module or other]\`, user space \`[user]\`."
+	echo "Functions that LTO inlines in one build and not in another move"
+	echo "instructions between rows, hence the third table of each benchmark."
+	echo
+	python3 "$tool/attribute.py" compare --top "$top" "${dirs[@]}"
+} > "$report.tmp" || die "could not write $report"
+mv "$report.tmp" "$report"
+note "results: $report (per-function TSVs: $JTCFI_RESULTS/profile/$arch-*/, dumps and consoles: $logs/$arch-*-profile.*)"
