@@ -43,13 +43,9 @@ for r in $(seq "$repeats"); do
 	for m in "${modes[@]}"; do
 		log=$logs/$arch-$m-bench-$r.log
 		note "benchmark run $r of $repeats: $arch/$m"
-		JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed $r -rtc base=2024-01-01T00:00:00,clock=vm" \
-			"$JTCFI_TOP/scripts/boot.sh" "$arch" "$m" "$log" \
-			printk.time=1 kunit.enable=0 \
+		# Stops at the first guest that did not finish, not after all boots.
+		bench_boot "$arch" "$m" "$log" "$r" "" \
 			jtcfi.run=bench-micro:1000000,bench-macro,bench-modload:100
-		# Stop at the first guest that did not finish, not after all boots.
-		grep -q '^jtcfi-guest: done' "$log" ||
-			die "benchmark guest $arch/$m stopped early (console: $log)"
 		figargs+=(--log "$m" "$r" "$log")
 	done
 done

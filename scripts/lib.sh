@@ -231,3 +231,18 @@ mode_supports_arch() {	# mode_supports_arch MODE ARCH
 	arches=$(sed -n 's/^# jtcfi-arches: //p' "$JTCFI_TOP/configs/mode-$1.config")
 	[ -z "$arches" ] || [[ " $arches " == *" $2 "* ]]
 }
+
+# bench_boot ARCH MODE LOG SEED EXTRA KERNEL-ARGS...: boot.sh the way the
+# measurements boot: one CPU under -icount shift=0 (guest time counts
+# instructions, and TCG stays single-threaded), the guest's randomness
+# seeded with SEED and its clock fixed, EXTRA added to QEMU's options (a
+# plugin, or nothing); stops when the guest did not finish.  make bench
+# and make profile share it, so a profile is of the runs bench measures.
+bench_boot() {
+	local arch=$1 mode=$2 log=$3 seed=$4 extra=$5
+	shift 5
+	JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed $seed -rtc base=2024-01-01T00:00:00,clock=vm $extra" \
+		"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" printk.time=1 kunit.enable=0 "$@"
+	grep -q '^jtcfi-guest: done' "$log" ||
+		die "benchmark guest $arch/$mode stopped early (console: $log)"
+}

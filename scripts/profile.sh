@@ -48,15 +48,11 @@ for m in "${modes[@]}"; do
 	dump=$logs/$arch-$m-profile.txt log=$logs/$arch-$m-profile.log
 	rm -f "$dump"
 	note "profiling $arch/$m"
-	# -icount: guest ns are instructions, which attribute.py checks each
-	# window against; -smp 1 with -icount keeps TCG single-threaded, so the
-	# plugin's inline counters are exact.  The same seed as make bench's
-	# first repeat.
-	JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed 1 -rtc base=2024-01-01T00:00:00,clock=vm -plugin $tool/insn_profile.so,out=$dump,mark=$mark" \
-		"$JTCFI_TOP/scripts/boot.sh" "$arch" "$m" "$log" \
-		printk.time=1 kunit.enable=0 jtcfi.run=$run
-	grep -q '^jtcfi-guest: done' "$log" ||
-		die "profile guest $arch/$m stopped early (console: $log)"
+	# Booted as make bench's first repeat: guest ns are instructions, which
+	# attribute.py checks each window against, and single-threaded TCG
+	# keeps the plugin's inline counters exact.
+	bench_boot "$arch" "$m" "$log" 1 "-plugin $tool/insn_profile.so,out=$dump,mark=$mark" \
+		jtcfi.run=$run
 	[ -s "$dump" ] || die "the plugin wrote no profile for $arch/$m ($dump; console: $log)"
 	out=$JTCFI_RESULTS/profile/$arch-$m
 	rm -rf "$out"
