@@ -46,7 +46,10 @@ step() {	# step MODE: configure and compile the touched files in MODE
 		[ -f "$wt/$f" ] && [ -f "$ref/${f%.c}.o" ] && targets+=("${f%.c}.o")
 	done
 	echo "compiling ${#targets[@]} files" >> "$log"
-	kmake -C "$wt" "$arch" "$out" modules_prepare "${targets[@]}" >> "$log" 2>&1
+	# Two makes: goals that mix single objects with other targets make
+	# Kbuild build them one at a time, each with its own prepare pass.
+	kmake -C "$wt" "$arch" "$out" modules_prepare >> "$log" 2>&1 &&
+		kmake -C "$wt" "$arch" "$out" "${targets[@]}" >> "$log" 2>&1
 }
 
 failed=0 n=0

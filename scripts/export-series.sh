@@ -16,8 +16,8 @@ cover=$JTCFI_TOP/patches/cover-letter.txt
 rm -f "$JTCFI_TOP"/patches/*.patch
 # Blank context lines are written empty, not as a lone space: checkpatch,
 # run inside this repository, reads tracked .patch files as source files.
-git -C "$JTCFI_TREE" -c diff.suppressBlankEmpty=true \
-	format-patch -q --no-signature --zero-commit --cover-letter \
+git_series -c diff.suppressBlankEmpty=true format-patch \
+	-q --no-signature --zero-commit --cover-letter \
 	-o "$JTCFI_TOP/patches" pristine..HEAD
 letter=$JTCFI_TOP/patches/0000-cover-letter.patch
 python3 - "$letter" "$cover" <<'PY'

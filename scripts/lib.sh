@@ -60,6 +60,16 @@ JTCFI_GUEST_BENCH=$JTCFI_CACHE/guest-bench
 JTCFI_UAPI=$JTCFI_CACHE/uapi
 JTCFI_GUEST_AUDIT=$JTCFI_CACHE/guest-audit
 JTCFI_KSELFTEST=$JTCFI_CACHE/kselftest
+# Who the series is from: the project's name and the contact address
+# this repository's commits carry.  Patches are authored and signed off
+# by it, the tree's commits are committed by it, the cover letter is from
+# it (git_series runs git in the tree as this identity).
+JTCFI_SERIES_NAME="jtcfi maintainers"
+JTCFI_SERIES_EMAIL=maintainers@users.noreply.a-seed-45b92261.example
+git_series() {
+	git -C "$JTCFI_TREE" -c user.name="$JTCFI_SERIES_NAME" \
+		-c user.email="$JTCFI_SERIES_EMAIL" "$@"
+}
 # check-series.sh's worktree and build directories (named before the
 # script was, kept so that they are reused).
 JTCFI_SERIES_CHECK=$JTCFI_CACHE/bisect

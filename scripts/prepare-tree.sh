@@ -25,8 +25,7 @@ if ! git_tree rev-parse -q --verify pristine >/dev/null 2>&1; then
 	git_tree init -q -b jtcfi
 	# Debian's top-level .gitignore ignores everything ("/*"): force.
 	git_tree add -A -f .
-	git_tree -c user.name=jtcfi -c user.email=jtcfi@localhost \
-		commit -q -m "Debian linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
+	git_series commit -q -m "Debian linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
 	git_tree tag pristine
 fi
 
@@ -47,8 +46,7 @@ if [ -f "$series" ]; then
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$JTCFI_TOP/patches/$p" ] || die "patches/series names $p, which does not exist"
-		if ! git_tree -c user.name=jtcfi -c user.email=jtcfi@localhost \
-			am -q --keep-cr "$JTCFI_TOP/patches/$p" >/dev/null 2>&1; then
+		if ! git_series am -q --keep-cr "$JTCFI_TOP/patches/$p" >/dev/null 2>&1; then
 			git_tree am --abort >/dev/null 2>&1 || true
 			die "patch $p does not apply to the tree (see: git -C $JTCFI_TREE am $JTCFI_TOP/patches/$p)"
 		fi
