@@ -11,7 +11,9 @@ For each --build, in order (repeat 0): the sizes of DIR/vmlinux
 there) and the output of tools/cfi-precision on DIR/vmlinux, which is also
 kept as ARCH-MODE.precision beside TSV.  Its `kcfi-typed-functions` line
 becomes the static row of that name; every other line but `scheme:` is a
-precision row.  For each --log, in order: the console of boot REPEAT of
+precision row.  For jt, tools/cfi-precision/cfi-jt-refs on DIR/vmlinux.o
+adds the counts of entries only EXPORT_SYMBOL() or nothing refers to, and
+the mean targets per call site without the latter.  For each --log, in order: the console of boot REPEAT of
 MODE, which must show the guest's `jtcfi-guest: done` and the micro, macro
 and module-load results.  TSV is written only when every figure was read;
 an error names the console or file at fault.
@@ -86,6 +88,41 @@ def static_rows(arch, mode, build, precision_out, tool):
         with open(seconds) as f:
             rows.append((mode, 0, "static", "build-from-scratch", f.read().rstrip("\n"), "s"))
     rows += [(mode, 0, "precision", k, v, "") for k, v in precision]
+    rows += reference_rows(mode, build, precision_out, tool)
+    return rows
+
+
+def reference_rows(mode, build, precision_out, tool):
+    """jt: the entries nothing in the image refers to (cfi-jt-refs on
+    DIR/vmlinux.o) and the precision without them, kept as
+    ARCH-MODE.unreferenced beside the .precision file."""
+    vmlinux_o = os.path.join(build, "vmlinux.o")
+    refs = os.path.join(os.path.dirname(tool), "cfi-jt-refs")
+    if mode != "jt" or not os.path.isfile(vmlinux_o):
+        return []
+    listing = precision_out[:-len(".precision")] + ".unreferenced"
+    with open(listing, "w") as f:
+        try:
+            res = subprocess.run([refs, vmlinux_o, os.path.join(build, "vmlinux")],
+                                 stdout=f, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            die(f"cannot run {refs}: {e.strerror}")
+    if res.returncode:
+        die(f"cfi-jt-refs failed on {vmlinux_o}: {res.stderr.strip()}")
+    rows = []
+    for line in res.stderr.splitlines():
+        key, value = key_value(line)
+        if key in ("jt-entries-export-only", "jt-entries-unreferenced"):
+            rows.append((mode, 0, "precision", key, value, ""))
+    res = subprocess.run([tool, "-x", listing, os.path.join(build, "vmlinux")],
+                         stdout=subprocess.PIPE, text=True)
+    if res.returncode:
+        die(f"cfi-precision -x {listing} failed")
+    for line in res.stdout.splitlines():
+        key, value = key_value(line)
+        if key == "targets-per-call-site":
+            rows.append((mode, 0, "precision", "targets-per-call-site-without-unreferenced",
+                         value, ""))
     return rows
 
 

@@ -3,9 +3,12 @@
  * cfi-precision: how many functions may each CFI-checked indirect call
  * site in a vmlinux reach?
  *
- * Usage: cfi-precision [-v] [-a] VMLINUX
+ * Usage: cfi-precision [-v] [-a] [-x ENTRIES] VMLINUX
  *   -v  also list the 10 widest prototypes and call sites
  *   -a  also list every call site ("site: symbol+offset type T targets N")
+ *   -x  jt: count the jump-table entries whose addresses ENTRIES lists
+ *       (one hex address first on each line, as cfi-jt-refs writes them)
+ *       as removed: what precision would be without them
  *
  * The scheme is detected from the image:
  *
@@ -117,6 +120,10 @@ struct table {
 };
 
 static bool verbose, all_sites;
+
+/* -x: jump-table entries counted as removed, sorted. */
+static u64 *removed;
+static size_t nremoved;
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -735,6 +742,45 @@ static int cmp_u64(const void *a, const void *b)
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return (x > y) - (x < y);
+}
+
+static void read_removed(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long a;
+	size_t cap = 0;
+	char line[512];
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx", &a) != 1)
+			continue;
+		PUSH(removed, nremoved, cap, a);
+	}
+	fclose(f);
+	qsort(removed, nremoved, sizeof(u64), cmp_u64);
+}
+
+/* Entries of the 4-byte-entry table at @start that -x did not remove. */
+static long live_entries(u64 start, long entries)
+{
+	size_t lo = 0, hi = nremoved;
+	long n = entries;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (removed[mid] < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nremoved && removed[lo] < start + 4 * (u64)entries; lo++)
+		n--;
+	return n;
 }
 
 struct proto {
@@ -1361,7 +1407,7 @@ static int run_jt(const struct image *img)
 	for (i = 0; i < jt.nsites; i++) {
 		const struct table *t = table_of(&jt, jt.sites[i].type);
 
-		jt.sites[i].targets = t ? t->entries : 0;
+		jt.sites[i].targets = t ? live_entries(t->start, t->entries) : 0;
 		if (jt.sites[i].slow_only && jt.sites[i].resolved) {
 			slow_only++;
 			slow_only_tbl += t != NULL;
@@ -1374,7 +1420,7 @@ static int run_jt(const struct image *img)
 			if (jt.sites[j].resolved && jt.sites[j].type == jt.tables[i].type)
 				break;
 		if (j < jt.nsites)
-			reachable += jt.tables[i].entries;
+			reachable += live_entries(jt.tables[i].start, jt.tables[i].entries);
 	}
 
 	report(img, "jt", jt.sites, jt.nsites, 16);
@@ -1599,9 +1645,10 @@ static bool has_jt(const struct image *img)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: cfi-precision [-v] [-a] VMLINUX\n"
+	fprintf(stderr, "usage: cfi-precision [-v] [-a] [-x ENTRIES] VMLINUX\n"
 		"  -v  also list the 10 widest prototypes and call sites\n"
-		"  -a  also list every call site\n");
+		"  -a  also list every call site\n"
+		"  -x  count the jump-table entries listed in ENTRIES as removed\n");
 	exit(2);
 }
 
@@ -1612,11 +1659,13 @@ int main(int argc, char **argv)
 	size_t n = 0, cap = 0, i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "av")) != -1) {
+	while ((opt = getopt(argc, argv, "avx:")) != -1) {
 		if (opt == 'a')
 			all_sites = true;
 		else if (opt == 'v')
 			verbose = true;
+		else if (opt == 'x')
+			read_removed(optarg);
 		else
 			usage();
 	}
@@ -1634,6 +1683,10 @@ int main(int argc, char **argv)
 	}
 	if (has_jt(&img))
 		return run_jt(&img);
+	if (nremoved) {
+		fprintf(stderr, "cfi-precision: -x applies to jump-table CFI images only\n");
+		return 2;
+	}
 
 	for (i = 0; i < img.nsecs; i++) {
 		struct code c = { .img = &img, .sec = &img.secs[i],

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfi-jt-refs: which jump-table entries of a jt vmlinux does nothing in the
+ * kernel refer to?
+ *
+ * Usage: cfi-jt-refs [-e] VMLINUX.O VMLINUX > ENTRIES
+ *   -e  also list the entries that only EXPORT_SYMBOL() refers to
+ *
+ * LTO decides which functions get a jump-table entry from the references
+ * it sees before it optimises: an address taken in code that inlining or
+ * constant folding later removes still gets an entry, and EXPORT_SYMBOL()
+ * takes the address of every exported function in C (__ADDRESSABLE(), in
+ * a .discard section, to keep the symbol for the export's asm), so each
+ * exported function is a valid target of every check of its prototype
+ * even if nothing ever stores its address.  Modules that take the address
+ * of an exported function get an entry of their own.
+ *
+ * Method.  VMLINUX.O is the image as LTO left it, with its relocations:
+ * every relocation from an allocated section that stays in the image
+ * (not .discard.*, not the jump tables themselves, not __cfi_check, which
+ * names every table) that lands in a jump table marks that entry as
+ * referenced; relocations from .discard.* mark it as "export only".
+ * Entries are matched to VMLINUX by their "NAME.cfi_jt" symbol; a name
+ * that occurs more than once in either image is left out (kept).
+ *
+ * Output: "ADDRESS NAME unreferenced" for each entry nothing refers to
+ * and, with -e, "ADDRESS NAME export-only" for each entry only a .discard
+ * section (EXPORT_SYMBOL(), CFI_NOSEAL()) refers to, ADDRESS in VMLINUX,
+ * for "cfi-precision -x"; a summary on stderr.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum ref { REF_NONE, REF_EXPORT, REF_KEPT };
+
+struct entry {
+	const char *name;	/* without ".cfi_jt" */
+	uint64_t addr;		/* in VMLINUX */
+	enum ref ref;
+	int in_obj, in_image;
+};
+
+static struct entry *entries;
+static size_t nentries, capentries;
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		perror("cfi-jt-refs");
+		exit(1);
+	}
+	return p;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name,
+		      ((const struct entry *)b)->name);
+}
+
+static struct entry *find_entry(const char *name)
+{
+	struct entry key = { .name = name };
+
+	return bsearch(&key, entries, nentries, sizeof(*entries), cmp_entry);
+}
+
+/* "foo.cfi_jt" -> "foo" (a copy), or NULL. */
+static char *entry_name(const char *sym)
+{
+	size_t n = strlen(sym);
+
+	if (n <= 7 || strcmp(sym + n - 7, ".cfi_jt"))
+		return NULL;
+	return strndup(sym, n - 7);
+}
+
+static Elf *open_elf(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		fprintf(stderr, "cfi-jt-refs: %s: not an ELF file\n", path);
+		exit(1);
+	}
+	return e;
+}
+
+static Elf_Scn *find_symtab(Elf *e, const char *path, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		gelf_getshdr(scn, sh);
+		if (sh->sh_type == SHT_SYMTAB)
+			return scn;
+	}
+	fprintf(stderr, "cfi-jt-refs: %s has no symbol table\n", path);
+	exit(1);
+}
+
+/* The entry symbols of VMLINUX: the list, sorted by name. */
+static void read_image(const char *path)
+{
+	Elf *e = open_elf(path);
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_symtab(e, path, &sh);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t i, n = sh.sh_size / sh.sh_entsize;
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		char *name;
+
+		gelf_getsym(d, i, &s);
+		name = entry_name(elf_strptr(e, sh.sh_link, s.st_name));
+		if (!name)
+			continue;
+		if (nentries == capentries) {
+			capentries = capentries ? 2 * capentries : 4096;
+			entries = realloc(entries, capentries * sizeof(*entries));
+			if (!entries) {
+				perror("cfi-jt-refs");
+				exit(1);
+			}
+		}
+		entries[nentries++] = (struct entry){ .name = name,
+			.addr = s.st_value, .in_image = 1 };
+	}
+	qsort(entries, nentries, sizeof(*entries), cmp_entry);
+	/* Fold duplicates: one record per name, counting occurrences. */
+	for (i = 1; i < nentries; i++)
+		if (!strcmp(entries[i].name, entries[i - 1].name))
+			entries[i].in_image += entries[i - 1].in_image;
+	n = 0;
+	for (i = 0; i < nentries; i++)
+		if (i + 1 == nentries || strcmp(entries[i].name, entries[i + 1].name))
+			entries[n++] = entries[i];
+	nentries = n;
+}
+
+/* Marks each entry of VMLINUX.O with what refers to it. */
+static void read_object(const char *path, long *tot)
+{
+	Elf *e = open_elf(path);
+	size_t shstrndx, nsec, nsym, i, k;
+	char *jt, *skip;
+	enum ref **ref;
+	size_t *size;
+	Elf_Scn *scn = NULL, *symscn;
+	GElf_Shdr sh, symsh;
+	Elf_Data *symd;
+
+	elf_getshdrstrndx(e, &shstrndx);
+	elf_getshdrnum(e, &nsec);
+	jt = xcalloc(nsec, 1);
+	skip = xcalloc(nsec, 1);
+	ref = xcalloc(nsec, sizeof(*ref));
+	size = xcalloc(nsec, sizeof(*size));
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		gelf_getshdr(scn, &sh);
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		i = elf_ndxscn(scn);
+		if (!strncmp(name, ".text..L.cfi.jumptable", 22)) {
+			jt[i] = 1;
+			size[i] = sh.sh_size;
+			ref[i] = xcalloc(sh.sh_size, sizeof(**ref));
+		}
+		if (!(sh.sh_flags & SHF_ALLOC) || jt[i] ||
+		    !strcmp(name, ".text.__cfi_check"))
+			skip[i] = 1;
+		else if (!strncmp(name, ".discard", 8))
+			skip[i] = 2;
+	}
+	symscn = find_symtab(e, path, &symsh);
+	symd = elf_getdata(symscn, NULL);
+	nsym = symsh.sh_size / symsh.sh_entsize;
+
+	scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+		enum ref kind;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_RELA || sh.sh_info >= nsec ||
+		    skip[sh.sh_info] == 1)
+			continue;
+		kind = skip[sh.sh_info] == 2 ? REF_EXPORT : REF_KEPT;
+		d = elf_getdata(scn, NULL);
+		for (k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela r;
+			GElf_Sym s;
+			uint64_t off;
+
+			gelf_getrela(d, k, &r);
+			i = GELF_R_SYM(r.r_info);
+			if (!i || i >= nsym)
+				continue;
+			gelf_getsym(symd, i, &s);
+			if (s.st_shndx >= nsec || !jt[s.st_shndx])
+				continue;
+			off = s.st_value + r.r_addend;
+			if (off < size[s.st_shndx] && ref[s.st_shndx][off] < kind)
+				ref[s.st_shndx][off] = kind;
+		}
+	}
+
+	for (i = 1; i < nsym; i++) {
+		GElf_Sym s;
+		struct entry *en;
+		char *name;
+
+		gelf_getsym(symd, i, &s);
+		if (s.st_shndx >= nsec || !jt[s.st_shndx] ||
+		    s.st_value >= size[s.st_shndx])
+			continue;
+		name = entry_name(elf_strptr(e, symsh.sh_link, s.st_name));
+		if (!name)
+			continue;
+		(*tot)++;
+		en = find_entry(name);
+		free(name);
+		if (!en)
+			continue;
+		en->in_obj++;
+		en->ref = ref[s.st_shndx][s.st_value];
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long tot = 0, n[3] = { 0 }, ambiguous = 0, listed = 0;
+	bool exports = false;
+	size_t i;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "e")) != -1) {
+		if (opt != 'e')
+			goto usage;
+		exports = true;
+	}
+	if (optind != argc - 2)
+		goto usage;
+	elf_version(EV_CURRENT);
+	read_image(argv[optind + 1]);
+	read_object(argv[optind], &tot);
+
+	for (i = 0; i < nentries; i++) {
+		struct entry *en = &entries[i];
+
+		if (!en->in_obj)
+			continue;
+		if (en->in_obj > 1 || en->in_image > 1) {
+			ambiguous += en->in_obj;
+			continue;
+		}
+		n[en->ref]++;
+		if (en->ref == REF_NONE || (exports && en->ref == REF_EXPORT)) {
+			printf("%016llx %s %s\n", (unsigned long long)en->addr,
+			       en->name, en->ref == REF_NONE ? "unreferenced" : "export-only");
+			listed++;
+		}
+	}
+	fprintf(stderr, "jt-entries: %ld\n", tot);
+	fprintf(stderr, "jt-entries-referenced: %ld\n", n[REF_KEPT]);
+	fprintf(stderr, "jt-entries-export-only: %ld\n", n[REF_EXPORT]);
+	fprintf(stderr, "jt-entries-unreferenced: %ld\n", n[REF_NONE]);
+	fprintf(stderr, "jt-entries-name-not-unique: %ld\n", ambiguous);
+	fprintf(stderr, "jt-entries-listed: %ld\n", listed);
+	return 0;
+usage:
+	fprintf(stderr, "usage: cfi-jt-refs [-e] VMLINUX.O VMLINUX\n");
+	return 2;
+}
