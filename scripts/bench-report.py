@@ -55,31 +55,41 @@ WHY = [
      "`b.hs` plus an `adrp`/`add` of the table address where it cannot be "
      "hoisted, and every indirect call then jumps once more, through its "
      "table entry{unchecked}; kCFI's check is a load and compare of the hash "
-     "before the target, and its constant is often hoisted. The slow-path call "
-     "in every check block also keeps values in callee-saved registers around "
-     "it. What would remove it: letting the compiler call the function body "
-     "directly once the check has passed, canonical table addresses kept in a "
-     "register across loops, and the slow path as a cold, register-preserving "
-     "call."),
+     "before the target, and its constant is often hoisted. jt's check is IR "
+     "when LTO inlines, and its slow-path call costs the inliner 55 per "
+     "indirect call, so functions kCFI inlines stay calls under jt; giving "
+     "the inliner that back recovers 14-41 % of the gap on three benchmarks "
+     "and none on two (results/jt-inlining.md). The slow-path call in every "
+     "check block also keeps values in callee-saved registers around it. What "
+     "would remove it: an inline cost that discounts the check (LLVM), letting "
+     "the compiler call the function body directly once the check has passed, "
+     "and the slow path as a cold, register-preserving call."),
     (("cross-module-call",),
      "**Cross-module calls.** A pointer made in another image is never "
      "in the caller's tables, so each call runs `__cfi_slowpath_diag`: "
      "RCU and preemption bookkeeping, the owner look-up (core text "
      "first, then the shadow) and the owner's compiler-generated "
      "`__cfi_check`, a binary search over the image's type ids ({tables} in this "
-     "vmlinux, 64-bit constants each). "
-     "What would remove most of it: a per-CPU cache of checked (type "
-     "id, target) pairs, flushed on module unload, and a hashed "
-     "`__cfi_check`; a module's own pointers to core functions already "
-     "take the fast path (they are entries in its own table)."),
+     "vmlinux, 64-bit constants each: about 13 levels of six instructions). "
+     "What would remove most of it without a writable word that decides a "
+     "verdict: a read-only index from type id to table, hashed, built when "
+     "the image is linked (from `__cfi_check`'s cases, which "
+     "tools/cfi-precision already decodes), in place of the search; a "
+     "module's own pointers to core functions already take the fast path "
+     "(they are entries in its own table)."),
     (("precision",),
      "**Precision.** kCFI accepts every function carrying the type's hash, "
      "which clang emits for address-taken functions and for functions with "
-     "external linkage; jump tables hold only the address-taken ones. The "
-     "difference is therefore the external functions that are only ever "
-     "called directly, and most indirect-call targets (ops tables) are "
-     "address-taken in both schemes. Tighter sets need more than the "
-     "prototype: per-call-site or per-struct-field type ids."),
+     "external linkage; jump tables hold the functions whose address C takes, "
+     "as LTO sees them before it optimises. So an address taken only in code "
+     "that inlining later removes still makes an entry, and GPL-only exports "
+     "keep one for symbol_get() (`jt-entries-unreferenced` and "
+     "`jt-entries-export-only` below, from tools/cfi-precision/cfi-jt-refs; "
+     "non-GPL exports no longer get one, patch 0031). Without the "
+     "unreferenced entries, which nothing can reach legitimately, the mean "
+     "would be `targets-per-call-site-without-unreferenced`: making them trap "
+     "when the image is linked is the next step. Tighter sets than that need "
+     "more than the prototype: per-call-site or per-struct-field type ids."),
 ]
 
 
