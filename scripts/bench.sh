@@ -14,7 +14,7 @@ usage_check "$@"
 arch=$1
 check_arch "$arch"
 repeats=${JTCFI_BENCH_REPEATS:-3}
-case "$repeats" in ''|*[!0-9]*|0) die "JTCFI_BENCH_REPEATS must be a positive number, not '$repeats'" ;; esac
+positive_number JTCFI_BENCH_REPEATS "$repeats"
 need_tool "llvm-size$LLVM" python3
 
 results=$JTCFI_RESULTS

@@ -124,6 +124,12 @@ arch_field() {
 	die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
 }
 
+# positive_number NAME VALUE: VALUE, a setting from the environment named
+# NAME, must be a whole number above 0.
+positive_number() {
+	case "$2" in ''|*[!0-9]*|0) die "$1 must be a positive number, not '$2'" ;; esac
+}
+
 check_arch() {
 	arch_list | grep -qxF -- "$1" ||
 		die "unknown ARCH '$1' (supported: $(arch_list | xargs))"

@@ -17,7 +17,7 @@ usage_check "$@"
 arch=$1
 check_arch "$arch"
 top=${JTCFI_INSN_TOP:-15}
-case "$top" in ''|*[!0-9]*|0) die "JTCFI_INSN_TOP must be a positive number, not '$top'" ;; esac
+positive_number JTCFI_INSN_TOP "$top"
 run=bench-macro
 [ -z "${JTCFI_INSN_QUICK:-}" ] || run=bench-macro:quick
 need_tool python3 make "clang$LLVM"
