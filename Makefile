@@ -22,6 +22,7 @@ JTCFI_CACHE ?= $(HOME)/.cache/jtcfi
 LLVM ?= -19
 # Config profile: test (what make check runs) or configs/profile-*.config.
 PROFILE ?= test
+FROM ?= 1
 JTCFI_PROFILE := $(PROFILE)
 # Console logs (scripts/lib.sh: JTCFI_LOGS).
 LOGS := $(or $(JTCFI_RESULTS),results)/logs
@@ -59,9 +60,10 @@ bench: setup tree
 profile: setup
 	$(S)/profile.sh $(ARCH)
 
-# Every patch of the series on its own: Kconfig and the files it touches.
+# Every patch of the series on its own (from patch FROM on): Kconfig and
+# the files it touches.
 check-series: setup tree
-	$(S)/check-series.sh $(ARCH)
+	$(S)/check-series.sh $(ARCH) $(FROM)
 
 shell: setup tree
 	$(S)/prepare-kernel.sh $(ARCH) $(MODE)

@@ -12,8 +12,11 @@ there) and the output of tools/cfi-precision on DIR/vmlinux, which is also
 kept as ARCH-MODE.precision beside TSV.  Its `kcfi-typed-functions` line
 becomes the static row of that name; every other line but `scheme:` is a
 precision row.  For jt, tools/cfi-precision/cfi-jt-refs on DIR/vmlinux.o
-adds the counts of entries only EXPORT_SYMBOL() or nothing refers to, and
-the mean targets per call site without the latter.  For each --log, in order: the console of boot REPEAT of
+adds the counts of entries only EXPORT_SYMBOL() refers to, that nothing
+refers to, and that no relocation names (but code that knows their table's
+layout may still derive), and the mean targets per call site without the
+last two: what precision removing them would give at most.
+For each --log, in order: the console of boot REPEAT of
 MODE, which must show the guest's `jtcfi-guest: done` and the micro, macro
 and module-load results.  TSV is written only when every figure was read;
 an error names the console or file at fault.
@@ -93,8 +96,8 @@ def static_rows(arch, mode, build, precision_out, tool):
 
 
 def reference_rows(mode, build, precision_out, tool):
-    """jt: the entries nothing in the image refers to (cfi-jt-refs on
-    DIR/vmlinux.o) and the precision without them, kept as
+    """jt: the entries nothing in the image refers to or names (cfi-jt-refs
+    on DIR/vmlinux.o) and the precision without them, kept as
     ARCH-MODE.unreferenced beside the .precision file."""
     vmlinux_o = os.path.join(build, "vmlinux.o")
     refs = os.path.join(os.path.dirname(tool), "cfi-jt-refs")
@@ -112,7 +115,8 @@ def reference_rows(mode, build, precision_out, tool):
     rows = []
     for line in res.stderr.splitlines():
         key, value = key_value(line)
-        if key in ("jt-entries-export-only", "jt-entries-unreferenced"):
+        if key in ("jt-entries-export-only", "jt-entries-unreferenced",
+                   "jt-entries-unnamed"):
             rows.append((mode, 0, "precision", key, value, ""))
     res = subprocess.run([tool, "-x", listing, os.path.join(build, "vmlinux")],
                          stdout=subprocess.PIPE, text=True)
@@ -121,7 +125,7 @@ def reference_rows(mode, build, precision_out, tool):
     for line in res.stdout.splitlines():
         key, value = key_value(line)
         if key == "targets-per-call-site":
-            rows.append((mode, 0, "precision", "targets-per-call-site-without-unreferenced",
+            rows.append((mode, 0, "precision", "targets-per-call-site-without-unnamed",
                          value, ""))
     return rows
 

@@ -26,7 +26,9 @@ GOALS = [
     ("macro-vs-kcfi", "<=", 0.5, "macro `{w}`: jt ≤ kcfi + {t:g} points"),
     ("checked-call", "<=", 3, "checked same-module call ≤ kcfi's + {t:g} instructions"),
     ("cross-module-call", "<=", 2,
-     "cross-module call ≤ {t:g}× a same-module checked call (loop subtracted)"),
+     "module-to-core call ≤ {t:g}× a same-module checked call (loop subtracted)"),
+    ("core-to-module-call", "<=", 2,
+     "core-to-module call ≤ {t:g}× a same-module checked call (bsearch() and loop as without CFI)"),
     ("module-load", "<=", 1.0,
      "module load: CFI's share (jt − none per load, shadow update included) ≤ {t:g} ms"),
     ("precision", ">=", 30, "jt allowed targets per call site ≥ {t:g} % below kcfi's (mean)"),
@@ -35,13 +37,14 @@ GOAL = {g[0]: g for g in GOALS}
 COMPARE = {"<=": operator.le, ">=": operator.ge}
 
 MODES = ["none", "kcfi", "jt"]
-MICRO = ["loop", "direct", "unchecked", "checked", "cross"]
+MICRO = ["loop", "direct", "unchecked", "checked", "cross", "into"]
 MICRO_WHAT = {
     "loop": "loop alone (reference)",
     "direct": "direct call",
     "unchecked": "indirect call, unchecked (`__nocfi`)",
     "checked": "indirect call, checked, same module",
     "cross": "indirect call, checked, module to core kernel (jt: slow path)",
+    "into": "bsearch() of one element: the core kernel's checked call into the module",
 }
 
 
@@ -64,32 +67,44 @@ WHY = [
      "would remove it: an inline cost that discounts the check (LLVM), letting "
      "the compiler call the function body directly once the check has passed, "
      "and the slow path as a cold, register-preserving call."),
-    (("cross-module-call",),
+    (("cross-module-call", "core-to-module-call"),
      "**Cross-module calls.** A pointer made in another image is never "
-     "in the caller's tables, so each call runs `__cfi_slowpath_diag`: "
-     "RCU and preemption bookkeeping, the owner look-up (core text "
-     "first, then the shadow) and the owner's compiler-generated "
-     "`__cfi_check`, a binary search over the image's type ids ({tables} in this "
-     "vmlinux, 64-bit constants each: about 13 levels of six instructions). "
-     "What would remove most of it without a writable word that decides a "
-     "verdict: a read-only index from type id to table, hashed, built when "
-     "the image is linked (from `__cfi_check`'s cases, which "
-     "tools/cfi-precision already decodes), in place of the search; a "
-     "module's own pointers to core functions already take the fast path "
-     "(they are entries in its own table)."),
+     "in the caller's tables, so each call costs the caller's failed inline "
+     "check, the setup of the slow-path call (the 64-bit type id, the "
+     "diagnostic data) and `__cfi_slowpath_diag`. A target in vmlinux's "
+     "tables, what a module calls through a pointer the core kernel made, is "
+     "found there in a read-only index from type id to table that the build "
+     "reads back from vmlinux's `__cfi_check` ({tables} types here; patch "
+     "0035, checked against `__cfi_check` when vmlinux is linked), in a "
+     "leaf function that saves no registers; before it, `__cfi_check`'s "
+     "binary search over 64-bit constants and the slow path's RCU and owner "
+     "bookkeeping made the call 155 instructions. What is left is the "
+     "compiler's: the inline check that fails, the slow-path call it emits "
+     "and the call itself. A call into a module still goes through the "
+     "module's own `__cfi_check` (fewer types, a shorter search) and the "
+     "RCU bookkeeping that keeps the module alive during it; an index per "
+     "module, built when the module is linked, would do for those what "
+     "vmlinux's does."),
     (("precision",),
      "**Precision.** kCFI accepts every function carrying the type's hash, "
      "which clang emits for address-taken functions and for functions with "
      "external linkage; jump tables hold the functions whose address C takes, "
      "as LTO sees them before it optimises. So an address taken only in code "
-     "that inlining later removes still makes an entry, and GPL-only exports "
-     "keep one for symbol_get() (`jt-entries-unreferenced` and "
-     "`jt-entries-export-only` below, from tools/cfi-precision/cfi-jt-refs; "
-     "non-GPL exports no longer get one, patch 0031). Without the "
-     "unreferenced entries, which nothing can reach legitimately, the mean "
-     "would be `targets-per-call-site-without-unreferenced`: making them trap "
-     "when the image is linked is the next step. Tighter sets than that need "
-     "more than the prototype: per-call-site or per-struct-field type ids."),
+     "that inlining later removes still makes an entry, LLVM counts "
+     "function_nocfi() (NOKPROBE_SYMBOL() uses it) as taking the address, "
+     "and GPL-only exports keep one for symbol_get() (non-GPL exports no "
+     "longer get one, patch 0031). `jt-entries-unnamed` below counts the "
+     "entries no relocation in vmlinux.o names (tools/cfi-precision/"
+     "cfi-jt-refs); `targets-per-call-site-without-unnamed` is the mean "
+     "without them, the most a fix after LTO could give. No tool after LTO "
+     "can remove them soundly: code in LTO's own partition derives entries "
+     "from a table's address by arithmetic, with no relocation (gic_smp_init() "
+     "passes the entry of gic_check_rdist() plus 4, gic_starting_cpu()'s), "
+     "so `jt-entries-unreferenced` counts only unnamed entries of tables no "
+     "such code refers to (results/jt-unreferenced.md). The fix is LLVM's: give "
+     "an entry only to functions whose address optimised code still uses. "
+     "Tighter sets than that need more than the prototype: per-call-site or "
+     "per-struct-field type ids."),
 ]
 
 
@@ -242,6 +257,15 @@ def report_arch(fig, arch, modes, svg_name):
             r = (jx - lp) / (jc - lp)
             goal("cross-module-call", r,
                  f"{jx - lp:.1f} vs {jc - lp:.1f} instructions: {r:.2f}×")
+        # bsearch()'s own work is what the loop costs without CFI, less
+        # its one indirect call there (none's unchecked call).
+        ji, ni = med(fig, "micro", "into", "jt"), med(fig, "micro", "into", "none")
+        nu, nl0 = med(fig, "micro", "unchecked", "none"), med(fig, "micro", "loop", "none")
+        if None not in (ji, ni, nu, nl0, jc, lp) and jc != lp:
+            c = ji - ni + nu - nl0
+            r = c / (jc - lp)
+            goal("core-to-module-call", r,
+                 f"{c:.1f} vs {jc - lp:.1f} instructions: {r:.2f}×")
         jl, nl = med(fig, "modload", "load", "jt"), med(fig, "modload", "load", "none")
         if jl is not None and nl is not None:
             d = (jl - nl) / 1e6

@@ -1,6 +1,7 @@
 #!/bin/bash
-# check-series.sh [ARCH]: check that every patch of the series builds on
-# its own.  At each commit, in a worktree of the tree, Kconfig resolves
+# check-series.sh [ARCH] [FROM]: check that every patch of the series
+# (from patch number FROM on, default 1) builds on its own.  At each
+# commit, in a worktree of the tree, Kconfig resolves
 # the config of mode none and of the CFI mode (kcfi until the commit that
 # lets ARCH select jump tables, jt from there on), and every C file the
 # series touches that the mode builds is compiled.  The whole kernel is
@@ -10,7 +11,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"
 arch=${1:-arm64}
+from=${2:-1}
 check_arch "$arch"
+positive_number FROM "$from"
 need_tool git ccache "clang$LLVM"
 
 wt=$JTCFI_SERIES_CHECK/tree
@@ -55,6 +58,7 @@ step() {	# step MODE: configure and compile the touched files in MODE
 failed=0 n=0
 for c in $(git -C "$JTCFI_TREE" rev-list --reverse pristine..HEAD); do
 	n=$((n + 1))
+	[ "$n" -ge "$from" ] || continue
 	git -C "$wt" checkout -q --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s)
 	mode=kcfi
@@ -70,5 +74,6 @@ for c in $(git -C "$JTCFI_TREE" rev-list --reverse pristine..HEAD); do
 		fi
 	done
 done
-echo "$n patches, $failed (patch, mode) steps that do not build"
+[ "$from" -le "$n" ] || die "FROM=$from, but the series has $n patches"
+echo "$n patches (checked from patch $from), $failed (patch, mode) steps that do not build"
 [ "$failed" = 0 ]

@@ -10,7 +10,7 @@ log=$logs/$arch-$mode-bench-smoke.log
 
 boot_or_fail bench-smoke "$log" kunit.enable=0 \
 	jtcfi.run=bench-micro:10000,bench-macro:quick,bench-modload:3 || exit 0
-expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" modload)
+expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" "micro into" modload)
 for c in "$JTCFI_TOP"/guest/bench/*.c; do
 	prog=$(basename "$c" .c)
 	[ "$prog" = modload ] || expected+=("macro $prog")

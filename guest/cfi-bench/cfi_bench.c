@@ -11,11 +11,16 @@
  *   cross      an indirect call through a pointer the core kernel made;
  *              under jump-table CFI it is not in this module's tables,
  *              so every call takes the cross-DSO slow path
+ *   into       the core kernel calling this module: bsearch() of one
+ *              element, whose one call of the comparison is checked in
+ *              the core kernel, through a pointer this module made (the
+ *              host subtracts the same loop without CFI)
  *
  * All targets have one prototype and only return, so the figures differ
  * by the call and its check alone.  Results are printed as
  * "jtcfi-bench: micro NAME calls=N ns=T" for the host to read.
  */
+#include <linux/bsearch.h>
 #include <linux/compiler.h>
 #include <linux/fs.h>
 #include <linux/irqflags.h>
@@ -46,6 +51,13 @@ static noinline ssize_t bench_read(struct file *file, char __user *buf,
  */
 static noinline ssize_t bench_read_zero(struct file *file, char __user *buf,
 					size_t len, loff_t *pos)
+{
+	barrier();
+	return 0;
+}
+
+/* bsearch()'s comparison: every element matches. */
+static noinline int bench_cmp(const void *key, const void *elt)
 {
 	barrier();
 	return 0;
@@ -117,6 +129,23 @@ static u64 time_checked(read_fn fn)
 	return t1 - t0;
 }
 
+static u64 time_into(cmp_func_t cmp)
+{
+	unsigned long i, flags;
+	int key = 0, elt = 0;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < calls; i++) {
+		OPTIMIZER_HIDE_VAR(cmp);
+		bsearch(&key, &elt, 1, sizeof(elt), cmp);
+	}
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
 static void report(const char *name, u64 ns)
 {
 	pr_info("jtcfi-bench: micro %s calls=%lu ns=%llu\n", name, calls, ns);
@@ -139,6 +168,7 @@ static int __init cfi_bench_init(void)
 	report("unchecked", time_unchecked(bench_read));
 	report("checked", time_checked(bench_read));
 	report("cross", time_checked(core_fn));
+	report("into", time_into(bench_cmp));
 	return 0;
 }
 module_init(cfi_bench_init);

@@ -23,10 +23,21 @@
  * Entries are matched to VMLINUX by their "NAME.cfi_jt" symbol; a name
  * that occurs more than once in either image is left out (kept).
  *
- * Output: "ADDRESS NAME unreferenced" for each entry nothing refers to
- * and, with -e, "ADDRESS NAME export-only" for each entry only a .discard
- * section (EXPORT_SYMBOL(), CFI_NOSEAL()) refers to, ADDRESS in VMLINUX,
- * for "cfi-precision -x"; a summary on stderr.
+ * A relocation names only the entry it lands on, but code in the object
+ * that holds the jump tables (LTO's own partition) knows their layout and
+ * derives entries from one address: gic_smp_init() loads the entry of
+ * gic_check_rdist() through the table's section symbol and passes that
+ * address plus 4, the entry of gic_starting_cpu(), with no relocation of
+ * its own.  Such code refers to a table through its section or a local
+ * symbol.  So an entry no relocation lands on is "unreferenced" only if no
+ * such relocation reaches its table; otherwise it is "unnamed": nothing
+ * names it, but it may still be in use.
+ *
+ * Output: "ADDRESS NAME unreferenced" and "ADDRESS NAME unnamed" for each
+ * entry of those kinds and, with -e, "ADDRESS NAME export-only" for each
+ * entry only a .discard section (EXPORT_SYMBOL(), CFI_NOSEAL()) refers to,
+ * ADDRESS in VMLINUX, for "cfi-precision -x" (what precision would be
+ * without them); a summary on stderr.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -43,6 +54,7 @@ struct entry {
 	const char *name;	/* without ".cfi_jt" */
 	uint64_t addr;		/* in VMLINUX */
 	enum ref ref;
+	bool layout;		/* code that knows its table's layout refers to it */
 	int in_obj, in_image;
 };
 
@@ -113,6 +125,17 @@ static Elf_Scn *find_symtab(Elf *e, const char *path, GElf_Shdr *sh)
 	exit(1);
 }
 
+/* Symbol @i and the section it is defined in (SHN_XINDEX resolved). */
+static size_t sym_section(Elf_Data *symd, Elf_Data *xndx, size_t i, GElf_Sym *s)
+{
+	Elf32_Word x = 0;
+
+	gelf_getsymshndx(symd, xndx, i, s, &x);
+	if (s->st_shndx == SHN_XINDEX)
+		return x;
+	return s->st_shndx >= SHN_LORESERVE ? (size_t)-1 : s->st_shndx;
+}
+
 /* The entry symbols of VMLINUX: the list, sorted by name. */
 static void read_image(const char *path)
 {
@@ -160,7 +183,9 @@ static void read_object(const char *path, long *tot)
 	size_t shstrndx, nsec, nsym, i, k;
 	char *jt, *skip;
 	enum ref **ref;
+	bool *layout;
 	size_t *size;
+	Elf_Data *xndx = NULL;
 	Elf_Scn *scn = NULL, *symscn;
 	GElf_Shdr sh, symsh;
 	Elf_Data *symd;
@@ -171,6 +196,7 @@ static void read_object(const char *path, long *tot)
 	skip = xcalloc(nsec, 1);
 	ref = xcalloc(nsec, sizeof(*ref));
 	size = xcalloc(nsec, sizeof(*size));
+	layout = xcalloc(nsec, sizeof(*layout));
 	while ((scn = elf_nextscn(e, scn))) {
 		const char *name;
 
@@ -191,6 +217,14 @@ static void read_object(const char *path, long *tot)
 	symscn = find_symtab(e, path, &symsh);
 	symd = elf_getdata(symscn, NULL);
 	nsym = symsh.sh_size / symsh.sh_entsize;
+	/* Over 65279 sections (LTO's one per function): SHN_XINDEX. */
+	scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == elf_ndxscn(symscn))
+			xndx = elf_getdata(scn, NULL);
+	}
 
 	scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
@@ -207,28 +241,33 @@ static void read_object(const char *path, long *tot)
 			GElf_Rela r;
 			GElf_Sym s;
 			uint64_t off;
+			size_t shndx;
 
 			gelf_getrela(d, k, &r);
 			i = GELF_R_SYM(r.r_info);
 			if (!i || i >= nsym)
 				continue;
-			gelf_getsym(symd, i, &s);
-			if (s.st_shndx >= nsec || !jt[s.st_shndx])
+			shndx = sym_section(symd, xndx, i, &s);
+			if (shndx >= nsec || !jt[shndx])
 				continue;
+			if (kind == REF_KEPT &&
+			    (GELF_ST_TYPE(s.st_info) == STT_SECTION ||
+			     GELF_ST_BIND(s.st_info) == STB_LOCAL))
+				layout[shndx] = true;
 			off = s.st_value + r.r_addend;
-			if (off < size[s.st_shndx] && ref[s.st_shndx][off] < kind)
-				ref[s.st_shndx][off] = kind;
+			if (off < size[shndx] && ref[shndx][off] < kind)
+				ref[shndx][off] = kind;
 		}
 	}
 
 	for (i = 1; i < nsym; i++) {
+		size_t shndx;
 		GElf_Sym s;
 		struct entry *en;
 		char *name;
 
-		gelf_getsym(symd, i, &s);
-		if (s.st_shndx >= nsec || !jt[s.st_shndx] ||
-		    s.st_value >= size[s.st_shndx])
+		shndx = sym_section(symd, xndx, i, &s);
+		if (shndx >= nsec || !jt[shndx] || s.st_value >= size[shndx])
 			continue;
 		name = entry_name(elf_strptr(e, symsh.sh_link, s.st_name));
 		if (!name)
@@ -239,13 +278,14 @@ static void read_object(const char *path, long *tot)
 		if (!en)
 			continue;
 		en->in_obj++;
-		en->ref = ref[s.st_shndx][s.st_value];
+		en->ref = ref[shndx][s.st_value];
+		en->layout = layout[shndx];
 	}
 }
 
 int main(int argc, char **argv)
 {
-	long tot = 0, n[3] = { 0 }, ambiguous = 0, listed = 0;
+	long tot = 0, n[3] = { 0 }, unnamed = 0, ambiguous = 0, listed = 0;
 	bool exports = false;
 	size_t i;
 	int opt;
@@ -270,10 +310,14 @@ int main(int argc, char **argv)
 			ambiguous += en->in_obj;
 			continue;
 		}
-		n[en->ref]++;
+		if (en->ref == REF_NONE && en->layout)
+			unnamed++;
+		else
+			n[en->ref]++;
 		if (en->ref == REF_NONE || (exports && en->ref == REF_EXPORT)) {
 			printf("%016llx %s %s\n", (unsigned long long)en->addr,
-			       en->name, en->ref == REF_NONE ? "unreferenced" : "export-only");
+			       en->name, en->ref == REF_EXPORT ? "export-only" :
+			       en->layout ? "unnamed" : "unreferenced");
 			listed++;
 		}
 	}
@@ -281,6 +325,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "jt-entries-referenced: %ld\n", n[REF_KEPT]);
 	fprintf(stderr, "jt-entries-export-only: %ld\n", n[REF_EXPORT]);
 	fprintf(stderr, "jt-entries-unreferenced: %ld\n", n[REF_NONE]);
+	fprintf(stderr, "jt-entries-unnamed: %ld\n", unnamed);
 	fprintf(stderr, "jt-entries-name-not-unique: %ld\n", ambiguous);
 	fprintf(stderr, "jt-entries-listed: %ld\n", listed);
 	return 0;
