@@ -1,43 +1,59 @@
 #!/bin/bash
-# module-forge.sh ARCH MODE LOGDIR: play CFI's own attacker, who can write
-# kernel data.  The test module overwrites the words jump-table CFI's
-# cross-DSO slow path reads to choose the __cfi_check() that judges a call
-# into module text (the shadow pointer, found through System.map as an
-# attacker would, and the module's own check function) so that the judge
-# is code that simply returns, then has the core kernel call the body of
-# a function no pointer may reach.  Passes if the call is refused (a CFI
-# report) or the attacker's write faults because the word is read-only;
-# fails if the forged look-up lets the call in.
+# module-forge.sh ARCH MODE LOGDIR WHAT: play CFI's own attacker, who can
+# write kernel data and has System.map, against a word jump-table CFI's
+# cross-DSO slow path reads to reach a verdict.  WHAT is
+#   shadow  the CFI shadow pointer (and the module's own check function),
+#           so that the judge of a call into module text is code that simply
+#           returns; then the core kernel calls the body of a function no
+#           pointer may reach;
+#   index   __cfi_jt_index, the index of vmlinux's jump tables built when
+#           vmlinux is linked: every slot is made to accept every entry,
+#           then the module calls a core function through a pointer of
+#           another prototype.
+# Passes if the call is refused (a CFI report) or the attacker's first
+# write faults because the word is read-only; fails if the forgery lets
+# the call in.
 set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only caught
-log=$logs/$arch-$mode-module-forge.log
+what=$4
+case "$what" in
+shadow)	symbol=cfi_jt_shadow param=forge_map_shadow offset=0
+	marker='forging the CFI shadow pointer' ;;
+# The first write is to the start of slot 0, 16 bytes into the index.
+index)	symbol=__cfi_jt_index param=forge_map_index offset=16
+	marker='forging the index of the core' ;;
+*)	echo "not ok module-forge $what: no such target (shadow or index)"; exit 0 ;;
+esac
+name="module-forge $what"
+log=$logs/$arch-$mode-module-forge-$what.log
 
 jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
-shadow=$(sysmap_addr "$arch" "$mode" cfi_jt_shadow)
-if [ -z "$jiffies" ] || [ -z "$shadow" ]; then
-	echo "not ok module-forge: no jiffies or cfi_jt_shadow in the $arch/$mode System.map"
+addr=$(sysmap_addr "$arch" "$mode" "$symbol")
+if [ -z "$jiffies" ] || [ -z "$addr" ]; then
+	echo "not ok $name: no jiffies or $symbol in the $arch/$mode System.map"
 	exit 0
 fi
 
-boot_or_fail module-forge "$log" \
-	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_shadow=$shadow" \
+boot_or_fail "$name" "$log" \
+	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr" \
 	kunit.enable=0 oops=panic || exit 0
-after=$(sed -n '/forging the CFI shadow pointer/,$p' "$log")
+after=$(sed -n "/$marker/,\$p" "$log")
 why=
 [ -n "$after" ] || why=" the test module never forged anything;"
-echo "$after" | grep -q 'FAIL: a forged' && why="$why the forged look-up let the call in;"
+echo "$after" | grep -q 'FAIL: a forged' && why="$why the forgery let the call in;"
 echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
 caught=$(echo "$after" | first_report)
-# A fault counts only if it is the write to the shadow pointer itself
-# (no KASLR in the test configuration: its System.map address).
-fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*${shadow#0x}\$")
+# A fault counts only if it is the attacker's first write (no KASLR in the
+# test configuration: the System.map address).
+first=$(printf '%x' $((addr + offset)))
+fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*$first\$")
 [ -n "$caught$fault" ] || why="$why neither a CFI report nor a fault on the write;"
 if [ -n "$why" ]; then
-	echo "not ok module-forge:$why (console: $log)"
+	echo "not ok $name:$why (console: $log)"
 elif [ -n "$caught" ]; then
-	echo "ok module-forge: caught: $caught"
+	echo "ok $name: caught: $caught"
 else
-	echo "ok module-forge: the attacker's write faulted: $(echo "$fault" | sed 's/^\[ *[0-9.]*\] //')"
+	echo "ok $name: the attacker's write faulted: $(echo "$fault" | sed 's/^\[ *[0-9.]*\] //')"
 fi
