@@ -15,7 +15,9 @@ precision row.  For jt, tools/cfi-precision/cfi-jt-refs on DIR/vmlinux.o
 adds the counts of entries only EXPORT_SYMBOL() refers to, that nothing
 refers to, and that no relocation names (but code that knows their table's
 layout may still derive), and the mean targets per call site without the
-last two: what precision removing them would give at most.
+last two: what precision removing them would give at most.  For x86_64,
+tools/cfi-precision/endbr-count on DIR/vmlinux adds the ENDBR64 objtool
+leaves unsealed: the places IBT lets an indirect branch land on.
 For each --log, in order: the console of boot REPEAT of
 MODE, which must show the guest's `jtcfi-guest: done` and the micro, macro
 and module-load results.  TSV is written only when every figure was read;
@@ -92,6 +94,27 @@ def static_rows(arch, mode, build, precision_out, tool):
             rows.append((mode, 0, "static", "build-from-scratch", f.read().rstrip("\n"), "s"))
     rows += [(mode, 0, "precision", k, v, "") for k, v in precision]
     rows += reference_rows(mode, build, precision_out, tool)
+    if arch == "x86_64":
+        rows += endbr_rows(mode, vmlinux, tool)
+    return rows
+
+
+def endbr_rows(mode, vmlinux, tool):
+    """x86_64: the ENDBR64 left once objtool's seal list is applied (the
+    places IBT lets an indirect branch land on), tools/cfi-precision's
+    endbr-count."""
+    prog = os.path.join(os.path.dirname(tool), "endbr-count")
+    try:
+        res = subprocess.run([prog, vmlinux], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        die(f"cannot run {prog}: {e.strerror}")
+    if res.returncode:
+        die(f"endbr-count failed on {vmlinux}: {res.stderr.strip()}")
+    rows = []
+    for line in res.stdout.splitlines():
+        key, value = key_value(line)
+        rows.append((mode, 0, "static", key, value, "instructions"))
     return rows
 
 

@@ -48,7 +48,14 @@ caught=$(echo "$after" | first_report)
 # A fault counts only if it is the attacker's first write (no KASLR in the
 # test configuration: the System.map address).
 first=$(printf '%x' $((addr + offset)))
-fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*$first\$")
+case "$arch" in
+x86_64)	# The page fault, then that it was a write to a present, read-only page.
+	fault=$(echo "$after" | grep -m1 -A2 "BUG: unable to handle page fault for address: 0*$first\$")
+	echo "$fault" | grep -q 'supervisor write access in kernel mode' &&
+		echo "$fault" | grep -q 'permissions violation' || fault=
+	fault=$(echo "$fault" | head -n 1)${fault:+ (a write, permissions violation)} ;;
+*)	fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*$first\$") ;;
+esac
 [ -n "$caught$fault" ] || why="$why neither a CFI report nor a fault on the write;"
 if [ -n "$why" ]; then
 	echo "not ok $name:$why (console: $log)"
