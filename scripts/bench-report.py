@@ -324,7 +324,14 @@ def report_arch(fig, arch, modes, svg_name):
     for name, what in [("vmlinux-text", "vmlinux text, bytes"), ("vmlinux-data", "data, bytes"),
                        ("vmlinux-bss", "bss, bytes"), ("vmlinux-total", "total, bytes"),
                        ("build-from-scratch", "build from scratch, s"),
-                       ("kcfi-typed-functions", "functions with a kCFI type hash")]:
+                       ("kcfi-typed-functions", "functions with a kCFI type hash"),
+                       ("endbr-total", "ENDBR64 at function and entry starts"),
+                       ("endbr-sealed", "of those sealed by objtool"),
+                       ("endbr-left", "left: where IBT lets an indirect branch land"),
+                       ("endbr-in-jump-tables", "of those left, jump-table entries")]:
+        # x86_64 only (IBT): no row where no mode has the figure.
+        if name.startswith("endbr-") and all(med(fig, "static", name, m) is None for m in modes):
+            continue
         L.append(f"| {what} | " + " | ".join(
             (f0(med(fig, "static", name, m)) if med(fig, "static", name, m) is not None else "n/a")
             for m in modes) + " |")

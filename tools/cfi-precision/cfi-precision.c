@@ -19,7 +19,10 @@
  *        add disp8(%reg),%r10d; je).
  *  none  neither.
  *
- * Method, jt (arm64 only).  A failing check calls __cfi_slowpath_diag
+ * Method, jt, x86_64: see jt-x86.c (tables from the __typeid_ symbols
+ * ThinLTO exports, call sites from the calls to the slow path).
+ *
+ * Method, jt, arm64.  A failing check calls __cfi_slowpath_diag
  * with the 64-bit type id in x0, built by movz/movn/orr + movk (or a
  * literal load), often in a register hoisted out of a loop and moved to x0.
  * The type id is found by walking the control flow graph backwards from the
@@ -74,58 +77,15 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef uint64_t u64;
-typedef uint32_t u32;
-typedef int64_t s64;
+#include "precision.h"
 
-struct section {
-	u64 addr;
-	u64 size;
-	const unsigned char *data;
-	bool exec;
-};
-
-struct symbol {
-	u64 addr;
-	const char *name;
-	bool func;
-};
-
-struct image {
-	int fd;
-	Elf *elf;
-	int machine;
-	struct section *secs;
-	size_t nsecs;
-	struct symbol *syms;	/* sorted by address, no mapping symbols */
-	size_t nsyms;
-	Elf_Scn *symtab;	/* with the mapping symbols, for kcfi_typed() */
-};
-
-/* One checked indirect call site. */
-struct site {
-	u64 addr;
-	u64 type;
-	int off;		/* kcfi: where the hash sits relative to a target */
-	bool resolved;
-	bool slow_only;		/* jt: no inline check leads here */
-	long targets;
-};
-
-/* One jump table, as found in __cfi_check or at an inline check. */
-struct table {
-	u64 type;
-	u64 start;
-	long entries;
-};
-
-static bool verbose, all_sites;
+bool verbose, all_sites;
 
 /* -x: jump-table entries counted as removed, sorted. */
 static u64 *removed;
 static size_t nremoved;
 
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
@@ -134,15 +94,6 @@ static void *xrealloc(void *p, size_t n)
 	}
 	return p;
 }
-
-/* Append one element to a growable array. */
-#define PUSH(arr, n, cap, val) do {					\
-	if ((n) == (cap)) {						\
-		(cap) = (cap) ? 2 * (cap) : 256;			\
-		(arr) = xrealloc((arr), (cap) * sizeof(*(arr)));	\
-	}								\
-	(arr)[(n)++] = (val);						\
-} while (0)
 
 /* ------------------------------------------------------------------ */
 /* ELF access                                                         */
@@ -248,7 +199,7 @@ static const struct section *find_sec(const struct image *img, u64 addr,
 	return NULL;
 }
 
-static bool read_mem(const struct image *img, u64 addr, void *buf, size_t len)
+bool read_mem(const struct image *img, u64 addr, void *buf, size_t len)
 {
 	const struct section *s = find_sec(img, addr, len);
 
@@ -258,8 +209,8 @@ static bool read_mem(const struct image *img, u64 addr, void *buf, size_t len)
 	return true;
 }
 
-static const struct symbol *sym_by_name(const struct image *img,
-					const char *name)
+const struct symbol *sym_by_name(const struct image *img,
+				 const char *name)
 {
 	size_t i;
 
@@ -828,8 +779,8 @@ static int cmp_site_targets(const void *a, const void *b)
  * Print the common report.  Unresolved sites are counted but left out of
  * the figures.  @sites is reordered.
  */
-static void report(const struct image *img, const char *scheme,
-		   struct site *sites, size_t n, int type_digits)
+void report(const struct image *img, const char *scheme,
+	    struct site *sites, size_t n, int type_digits)
 {
 	struct proto *protos = NULL;
 	size_t np = 0, cap = 0, nres = 0, i, none = 0;
@@ -1380,10 +1331,6 @@ static int run_jt(const struct image *img)
 	const struct symbol *slow = sym_by_name(img, "__cfi_slowpath_diag");
 	long reachable = 0, entries = 0;
 
-	if (img->machine != EM_AARCH64) {
-		fprintf(stderr, "cfi-precision: jt analysis supports arm64 only\n");
-		return 1;
-	}
 	jt.slowpath = slow ? slow->addr : 0;
 	collect_jt_entries(&jt);
 	for (i = 0; i < img->nsecs; i++) {
@@ -1680,6 +1627,13 @@ int main(int argc, char **argv)
 	if (!img.nsyms) {
 		fprintf(stderr, "cfi-precision: %s has no symbol table\n", argv[optind]);
 		return 1;
+	}
+	if (has_jt(&img) && img.machine == EM_X86_64) {
+		if (nremoved) {
+			fprintf(stderr, "cfi-precision: -x reads arm64 images only\n");
+			return 2;
+		}
+		return run_jt_x86(&img);
 	}
 	if (has_jt(&img))
 		return run_jt(&img);
