@@ -1457,7 +1457,8 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Hash word of every function (aliases once), read at symbol - 4, sorted. */
-static u32 *function_hashes(const struct image *img, size_t *n)
+/* The words at @off from every function (kCFI: its type hash). */
+static u32 *function_hashes(const struct image *img, int off, size_t *n)
 {
 	u32 *h = NULL;
 	size_t i, cap = 0;
@@ -1473,7 +1474,7 @@ static u32 *function_hashes(const struct image *img, size_t *n)
 		    !strncmp(s->name, "__cfi_", 6))
 			continue;
 		sec = find_sec(img, s->addr, 1);
-		if (!sec || !sec->exec || !read_mem(img, s->addr - 4, &w, 4))
+		if (!sec || !sec->exec || !read_mem(img, s->addr + off, &w, 4))
 			continue;
 		last = s->addr;
 		PUSH(h, *n, cap, w);
@@ -1543,17 +1544,32 @@ static long kcfi_typed(const struct image *img)
 	return typed;
 }
 
+/*
+ * Where the hash sits is the same for every function of an image: -4
+ * (arm64, x86-64 without padding), -15 on x86-64 with call padding (the
+ * hash is then the immediate of the MOV at the start of the 16-byte
+ * preamble). The first resolved check tells; a check that disagrees is
+ * left out.
+ */
 static int run_kcfi(const struct image *img, struct site *sites, size_t n)
 {
 	size_t nh, i, nused = 0;
-	u32 *h = function_hashes(img, &nh), *used = NULL;
+	u32 *h, *used = NULL;
 	long reachable = 0;
+	int off = -4;
 
+	for (i = 0; i < n; i++) {
+		if (sites[i].resolved) {
+			off = sites[i].off;
+			break;
+		}
+	}
+	h = function_hashes(img, off, &nh);
 	used = xrealloc(NULL, (n ? n : 1) * sizeof(*used));
 	for (i = 0; i < n; i++) {
-		if (sites[i].resolved && sites[i].off != -4) {
-			fprintf(stderr, "cfi-precision: check at %s reads the hash at %+d, only -4 is supported\n",
-				describe(img, sites[i].addr), sites[i].off);
+		if (sites[i].resolved && sites[i].off != off) {
+			fprintf(stderr, "cfi-precision: check at %s reads the hash at %+d, not %+d\n",
+				describe(img, sites[i].addr), sites[i].off, off);
 			sites[i].resolved = false;
 		}
 		if (!sites[i].resolved)
