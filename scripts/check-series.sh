@@ -24,9 +24,9 @@ git -C "$JTCFI_TREE" worktree prune
 [ -d "$wt" ] || git -C "$JTCFI_TREE" worktree add -q --detach "$wt" pristine
 srcarch=$(arch_field "$arch" srcarch)
 
-# The C files the series touches; host programs (scripts/) are built by
-# modules_prepare instead.
-mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c' ':!scripts/')
+# The C files the series touches; host programs (scripts/, and tools/
+# such as objtool) are built by modules_prepare instead.
+mapfile -t touched < <(git -C "$JTCFI_TREE" diff --name-only pristine HEAD -- '*.c' ':!scripts/' ':!tools/')
 
 step() {	# step MODE: configure and compile the touched files in MODE
 	local mode=$1 ref out f targets=()
