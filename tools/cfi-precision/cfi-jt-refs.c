@@ -18,7 +18,8 @@
  * Method.  VMLINUX.O is the image as LTO left it, with its relocations:
  * every relocation from an allocated section that stays in the image
  * (not .discard.*, not the jump tables themselves, not __cfi_check, which
- * names every table) that lands in a jump table marks that entry as
+ * names every table, not a table of code addresses such as x86-64's ORC
+ * unwind table, see code_table()) that lands in a jump table marks that entry as
  * referenced; relocations from .discard.* mark it as "export only".
  * Entries are matched to VMLINUX by their "NAME.cfi_jt" symbol; a name
  * that occurs more than once in either image is left out (kept).
@@ -47,6 +48,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/*
+ * Tables of code addresses that name instructions, not targets of an
+ * indirect call: x86-64's ORC unwind table names every instruction of
+ * every entry, and objtool's and the kernel's patch-site lists name
+ * others (the list objtool's IBT validation skips, for the same reason).
+ */
+static bool code_table(const char *name)
+{
+	static const char *const tables[] = {
+		".orc_unwind_ip", ".ibt_endbr_seal", ".retpoline_sites",
+		".return_sites", ".call_sites", ".static_call_sites",
+		".altinstructions", ".parainstructions", ".smp_locks",
+		"__jump_table", "__ex_table", "__bug_table", "__mcount_loc",
+		"_kprobe_blacklist", "_error_injection_whitelist",
+		".kcfi_traps", "__patchable_function_entries",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(name, tables[i]))
+			return true;
+	return false;
+}
 
 enum ref { REF_NONE, REF_EXPORT, REF_KEPT };
 
@@ -209,7 +234,7 @@ static void read_object(const char *path, long *tot)
 			ref[i] = xcalloc(sh.sh_size, sizeof(**ref));
 		}
 		if (!(sh.sh_flags & SHF_ALLOC) || jt[i] ||
-		    !strcmp(name, ".text.__cfi_check"))
+		    !strcmp(name, ".text.__cfi_check") || code_table(name))
 			skip[i] = 1;
 		else if (!strncmp(name, ".discard", 8))
 			skip[i] = 2;

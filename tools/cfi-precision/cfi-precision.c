@@ -715,8 +715,8 @@ static void read_removed(const char *path)
 	qsort(removed, nremoved, sizeof(u64), cmp_u64);
 }
 
-/* Entries of the 4-byte-entry table at @start that -x did not remove. */
-static long live_entries(u64 start, long entries)
+/* Entries of the table at @start, @size bytes each, that -x did not remove. */
+long live_entries_sized(u64 start, long entries, int size)
 {
 	size_t lo = 0, hi = nremoved;
 	long n = entries;
@@ -729,9 +729,15 @@ static long live_entries(u64 start, long entries)
 		else
 			hi = mid;
 	}
-	for (; lo < nremoved && removed[lo] < start + 4 * (u64)entries; lo++)
+	for (; lo < nremoved && removed[lo] < start + size * (u64)entries; lo++)
 		n--;
 	return n;
+}
+
+/* arm64: 4-byte entries. */
+static long live_entries(u64 start, long entries)
+{
+	return live_entries_sized(start, entries, 4);
 }
 
 struct proto {
@@ -1644,13 +1650,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cfi-precision: %s has no symbol table\n", argv[optind]);
 		return 1;
 	}
-	if (has_jt(&img) && img.machine == EM_X86_64) {
-		if (nremoved) {
-			fprintf(stderr, "cfi-precision: -x reads arm64 images only\n");
-			return 2;
-		}
+	if (has_jt(&img) && img.machine == EM_X86_64)
 		return run_jt_x86(&img);
-	}
 	if (has_jt(&img))
 		return run_jt(&img);
 	if (nremoved) {

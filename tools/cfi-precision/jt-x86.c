@@ -414,10 +414,12 @@ int run_jt_x86(const struct image *img)
 	}
 	bad = check_tables(img, &entry_size);
 	scan_sites(img, slow->addr, &sites, &nsites, &cap);
+	/* Entries -x lists count as removed. */
 	for (i = 0; i < nsites; i++) {
 		const struct table *t = table_of(sites[i].type);
 
-		sites[i].targets = t ? t->entries : 0;
+		sites[i].targets = t ? live_entries_sized(t->start, t->entries,
+							  entry_size) : 0;
 	}
 	for (i = 0; i < ntables; i++) {
 		entries += tables[i].entries;
@@ -425,7 +427,9 @@ int run_jt_x86(const struct image *img)
 			if (sites[j].resolved && sites[j].type == tables[i].type)
 				break;
 		if (j < nsites)
-			reachable += tables[i].entries;
+			reachable += live_entries_sized(tables[i].start,
+							tables[i].entries,
+							entry_size);
 	}
 
 	report(img, "jt", sites, nsites, 16);

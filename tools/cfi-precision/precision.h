@@ -70,6 +70,7 @@ extern bool verbose, all_sites;
 void *xrealloc(void *p, size_t n);
 bool read_mem(const struct image *img, u64 addr, void *buf, size_t len);
 const struct symbol *sym_by_name(const struct image *img, const char *name);
+long live_entries_sized(u64 start, long entries, int size);
 void report(const struct image *img, const char *scheme,
 	    struct site *sites, size_t n, int type_digits);
 
