@@ -47,29 +47,32 @@ def die(msg):
     sys.exit(1)
 
 
+def run(args, stdout=subprocess.PIPE):
+    """Run a figure's tool; stop the report if it cannot run or fails.
+    stderr is kept in the result (cfi-jt-refs writes its counts there)."""
+    try:
+        res = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        die(f"cannot run {args[0]}: {e.strerror}")
+    if res.returncode:
+        die(f"{os.path.basename(args[0])} failed on {args[-1]}: {res.stderr.strip()}")
+    return res
+
+
 def static_rows(arch, mode, build, precision_out, tool):
     """Sizes, build time and precision of one build's vmlinux."""
     vmlinux = os.path.join(build, "vmlinux")
     size = f"llvm-size{LLVM}"
-    try:
-        res = subprocess.run([size, vmlinux], stdout=subprocess.PIPE, text=True)
-    except OSError as e:
-        die(f"cannot run {size}: {e.strerror}")
-    lines = res.stdout.splitlines()
-    if res.returncode or not lines:
-        die(f"{size} failed on {vmlinux}")
+    lines = run([size, vmlinux]).stdout.splitlines()
+    if not lines:
+        die(f"{size} printed nothing for {vmlinux}")
     # Berkeley format: text data bss dec hex filename
     try:
         text, data, bss = (int(f) for f in lines[-1].split()[:3])
     except ValueError:
         die(f"cannot read the sizes {size} gave for {vmlinux}: {lines[-1]!r}")
 
-    try:
-        res = subprocess.run([tool, vmlinux], stdout=subprocess.PIPE, text=True)
-    except OSError as e:
-        die(f"cannot run {tool}: {e.strerror}")
-    if res.returncode:
-        die(f"cfi-precision failed on {vmlinux}")
+    res = run([tool, vmlinux])
     with open(precision_out, "w") as f:
         f.write(res.stdout)
     precision, typed = [], None
@@ -104,15 +107,8 @@ def endbr_rows(mode, vmlinux, tool):
     places IBT lets an indirect branch land on), tools/cfi-precision's
     endbr-count."""
     prog = os.path.join(os.path.dirname(tool), "endbr-count")
-    try:
-        res = subprocess.run([prog, vmlinux], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    except OSError as e:
-        die(f"cannot run {prog}: {e.strerror}")
-    if res.returncode:
-        die(f"endbr-count failed on {vmlinux}: {res.stderr.strip()}")
     rows = []
-    for line in res.stdout.splitlines():
+    for line in run([prog, vmlinux]).stdout.splitlines():
         key, value = key_value(line)
         rows.append((mode, 0, "static", key, value, "instructions"))
     return rows
@@ -128,24 +124,14 @@ def reference_rows(mode, build, precision_out, tool):
         return []
     listing = precision_out[:-len(".precision")] + ".unreferenced"
     with open(listing, "w") as f:
-        try:
-            res = subprocess.run([refs, vmlinux_o, os.path.join(build, "vmlinux")],
-                                 stdout=f, stderr=subprocess.PIPE, text=True)
-        except OSError as e:
-            die(f"cannot run {refs}: {e.strerror}")
-    if res.returncode:
-        die(f"cfi-jt-refs failed on {vmlinux_o}: {res.stderr.strip()}")
+        res = run([refs, vmlinux_o, os.path.join(build, "vmlinux")], stdout=f)
     rows = []
     for line in res.stderr.splitlines():
         key, value = key_value(line)
         if key in ("jt-entries-export-only", "jt-entries-unreferenced",
                    "jt-entries-unnamed"):
             rows.append((mode, 0, "precision", key, value, ""))
-    res = subprocess.run([tool, "-x", listing, os.path.join(build, "vmlinux")],
-                         stdout=subprocess.PIPE, text=True)
-    if res.returncode:
-        die(f"cfi-precision -x {listing} failed")
-    for line in res.stdout.splitlines():
+    for line in run([tool, "-x", listing, os.path.join(build, "vmlinux")]).stdout.splitlines():
         key, value = key_value(line)
         if key == "targets-per-call-site":
             rows.append((mode, 0, "precision", "targets-per-call-site-without-unnamed",
