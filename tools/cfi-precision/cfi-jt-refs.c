@@ -40,14 +40,13 @@
  * ADDRESS in VMLINUX, for "cfi-precision -x" (what precision would be
  * without them); a summary on stderr.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <stdbool.h>
-#include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "elf-image.h"
 
 /*
  * Tables of code addresses that name instructions, not targets of an
@@ -77,7 +76,7 @@ enum ref { REF_NONE, REF_EXPORT, REF_KEPT };
 
 struct entry {
 	const char *name;	/* without ".cfi_jt" */
-	uint64_t addr;		/* in VMLINUX */
+	u64 addr;		/* in VMLINUX */
 	enum ref ref;
 	bool layout;		/* code that knows its table's layout refers to it */
 	int in_obj, in_image;
@@ -85,17 +84,6 @@ struct entry {
 
 static struct entry *entries;
 static size_t nentries, capentries;
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		perror("cfi-jt-refs");
-		exit(1);
-	}
-	return p;
-}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -110,84 +98,52 @@ static struct entry *find_entry(const char *name)
 	return bsearch(&key, entries, nentries, sizeof(*entries), cmp_entry);
 }
 
-/* "foo.cfi_jt" -> "foo" (a copy), or NULL. */
+/* "foo.cfi_jt" -> "foo" (a copy), or NULL (also for no name). */
 static char *entry_name(const char *sym)
 {
-	size_t n = strlen(sym);
+	size_t n = sym ? strlen(sym) : 0;
 
 	if (n <= 7 || strcmp(sym + n - 7, ".cfi_jt"))
 		return NULL;
 	return strndup(sym, n - 7);
 }
 
-static Elf *open_elf(const char *path)
+/* An image with a symbol table, or the end of the run. */
+static void open_image(struct image *img, const char *path)
 {
-	int fd = open(path, O_RDONLY);
-	Elf *e;
-
-	if (fd < 0) {
-		perror(path);
+	switch (image_open(img, path)) {
+	case IMAGE_OK:
+		break;
+	case IMAGE_NO_FILE:
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		exit(1);
-	}
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
+	case IMAGE_NOT_ELF:
 		fprintf(stderr, "cfi-jt-refs: %s: not an ELF file\n", path);
 		exit(1);
 	}
-	return e;
-}
-
-static Elf_Scn *find_symtab(Elf *e, const char *path, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		gelf_getshdr(scn, sh);
-		if (sh->sh_type == SHT_SYMTAB)
-			return scn;
+	if (!img->symtab) {
+		fprintf(stderr, "cfi-jt-refs: %s has no symbol table\n", path);
+		exit(1);
 	}
-	fprintf(stderr, "cfi-jt-refs: %s has no symbol table\n", path);
-	exit(1);
-}
-
-/* Symbol @i and the section it is defined in (SHN_XINDEX resolved). */
-static size_t sym_section(Elf_Data *symd, Elf_Data *xndx, size_t i, GElf_Sym *s)
-{
-	Elf32_Word x = 0;
-
-	gelf_getsymshndx(symd, xndx, i, s, &x);
-	if (s->st_shndx == SHN_XINDEX)
-		return x;
-	return s->st_shndx >= SHN_LORESERVE ? (size_t)-1 : s->st_shndx;
 }
 
 /* The entry symbols of VMLINUX: the list, sorted by name. */
 static void read_image(const char *path)
 {
-	Elf *e = open_elf(path);
-	GElf_Shdr sh;
-	Elf_Scn *scn = find_symtab(e, path, &sh);
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n = sh.sh_size / sh.sh_entsize;
+	struct image img;
+	size_t i, n;
 
-	for (i = 1; i < n; i++) {
+	open_image(&img, path);
+	for (i = 1; i < img.nsymtab; i++) {
 		GElf_Sym s;
 		char *name;
 
-		gelf_getsym(d, i, &s);
-		name = entry_name(elf_strptr(e, sh.sh_link, s.st_name));
+		image_sym(&img, i, &s);
+		name = entry_name(image_sym_name(&img, &s));
 		if (!name)
 			continue;
-		if (nentries == capentries) {
-			capentries = capentries ? 2 * capentries : 4096;
-			entries = realloc(entries, capentries * sizeof(*entries));
-			if (!entries) {
-				perror("cfi-jt-refs");
-				exit(1);
-			}
-		}
-		entries[nentries++] = (struct entry){ .name = name,
-			.addr = s.st_value, .in_image = 1 };
+		PUSH(entries, nentries, capentries, ((struct entry){
+			.name = name, .addr = s.st_value, .in_image = 1 }));
 	}
 	qsort(entries, nentries, sizeof(*entries), cmp_entry);
 	/* Fold duplicates: one record per name, counting occurrences. */
@@ -204,17 +160,18 @@ static void read_image(const char *path)
 /* Marks each entry of VMLINUX.O with what refers to it. */
 static void read_object(const char *path, long *tot)
 {
-	Elf *e = open_elf(path);
-	size_t shstrndx, nsec, nsym, i, k;
+	struct image img;
+	size_t shstrndx, nsec, i, k;
 	char *jt, *skip;
 	enum ref **ref;
 	bool *layout;
 	size_t *size;
-	Elf_Data *xndx = NULL;
-	Elf_Scn *scn = NULL, *symscn;
-	GElf_Shdr sh, symsh;
-	Elf_Data *symd;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *e;
 
+	open_image(&img, path);
+	e = img.elf;
 	elf_getshdrstrndx(e, &shstrndx);
 	elf_getshdrnum(e, &nsec);
 	jt = xcalloc(nsec, 1);
@@ -239,17 +196,6 @@ static void read_object(const char *path, long *tot)
 		else if (!strncmp(name, ".discard", 8))
 			skip[i] = 2;
 	}
-	symscn = find_symtab(e, path, &symsh);
-	symd = elf_getdata(symscn, NULL);
-	nsym = symsh.sh_size / symsh.sh_entsize;
-	/* Over 65279 sections (LTO's one per function): SHN_XINDEX. */
-	scn = NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		gelf_getshdr(scn, &sh);
-		if (sh.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh.sh_link == elf_ndxscn(symscn))
-			xndx = elf_getdata(scn, NULL);
-	}
 
 	scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
@@ -265,14 +211,14 @@ static void read_object(const char *path, long *tot)
 		for (k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
 			GElf_Rela r;
 			GElf_Sym s;
-			uint64_t off;
+			u64 off;
 			size_t shndx;
 
 			gelf_getrela(d, k, &r);
 			i = GELF_R_SYM(r.r_info);
-			if (!i || i >= nsym)
+			if (!i || i >= img.nsymtab)
 				continue;
-			shndx = sym_section(symd, xndx, i, &s);
+			shndx = image_sym(&img, i, &s);
 			if (shndx >= nsec || !jt[shndx])
 				continue;
 			if (kind == REF_KEPT &&
@@ -285,16 +231,16 @@ static void read_object(const char *path, long *tot)
 		}
 	}
 
-	for (i = 1; i < nsym; i++) {
+	for (i = 1; i < img.nsymtab; i++) {
 		size_t shndx;
 		GElf_Sym s;
 		struct entry *en;
 		char *name;
 
-		shndx = sym_section(symd, xndx, i, &s);
+		shndx = image_sym(&img, i, &s);
 		if (shndx >= nsec || !jt[shndx] || s.st_value >= size[shndx])
 			continue;
-		name = entry_name(elf_strptr(e, symsh.sh_link, s.st_name));
+		name = entry_name(image_sym_name(&img, &s));
 		if (!name)
 			continue;
 		(*tot)++;
@@ -322,7 +268,6 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 2)
 		goto usage;
-	elf_version(EV_CURRENT);
 	read_image(argv[optind + 1]);
 	read_object(argv[optind], &tot);
 

@@ -31,8 +31,6 @@
 
 #include "precision.h"
 
-typedef int32_t s32;
-
 /* ---- MD5 (RFC 1321), for the type ids ---- */
 
 static u32 rol32(u32 x, int c) { return (x << c) | (x >> (32 - c)); }
@@ -60,13 +58,9 @@ static void md5(const unsigned char *msg, size_t len, unsigned char out[16])
 		6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21 };
 	u32 h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
 	size_t n = ((len + 8) / 64 + 1) * 64, off, i;
-	unsigned char *m = calloc(n, 1);
+	unsigned char *m = xcalloc(n, 1);
 	u64 bits = (u64)len * 8;
 
-	if (!m) {
-		perror("calloc");
-		exit(2);
-	}
 	memcpy(m, msg, len);
 	m[len] = 0x80;
 	for (i = 0; i < 8; i++)
@@ -125,20 +119,6 @@ static u64 type_id(const char *mangled, size_t len)
 static struct table *tables;
 static size_t ntables;
 
-static int cmp_table_type(const void *a, const void *b)
-{
-	u64 x = ((const struct table *)a)->type, y = ((const struct table *)b)->type;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_table_start(const void *a, const void *b)
-{
-	u64 x = ((const struct table *)a)->start, y = ((const struct table *)b)->start;
-
-	return x < y ? -1 : x > y;
-}
-
 static const struct table *table_of(u64 type)
 {
 	struct table key = { .type = type };
@@ -163,22 +143,16 @@ static void read_tables(const struct image *img)
 	static const char pre[] = "__typeid_", addr[] = "_global_addr",
 			  size[] = "_size_m1";
 	struct size_m1 *sizes = NULL, key, *hit;
-	size_t nsizes = 0, scap = 0, tcap = 0, i, n;
-	Elf_Data *d;
-	GElf_Shdr sh;
+	size_t nsizes = 0, scap = 0, tcap = 0, i;
 
-	if (!img->symtab || !gelf_getshdr(img->symtab, &sh))
-		return;
-	d = elf_getdata(img->symtab, NULL);
-	n = sh.sh_size / sh.sh_entsize;
-	for (i = 0; d && i < n; i++) {
+	/* The sorted symbols leave the absolute _size_m1 out. */
+	for (i = 0; i < img->nsymtab; i++) {
 		const char *name;
 		size_t len;
 		GElf_Sym s;
 
-		if (!gelf_getsym(d, i, &s))
-			continue;
-		name = elf_strptr(img->elf, sh.sh_link, s.st_name);
+		image_sym(img, i, &s);
+		name = image_sym_name(img, &s);
 		if (!name || strncmp(name, pre, sizeof(pre) - 1))
 			continue;
 		name += sizeof(pre) - 1;

@@ -1,43 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of cfi-precision share: the image (ELF reading in
- * cfi-precision.c), the call sites each decoder finds and the report.
+ * What the parts of cfi-precision share: the call sites each decoder
+ * finds, the report they all end in (report.c) and the decoders main()
+ * dispatches to.
  */
 #ifndef CFI_PRECISION_H
 #define CFI_PRECISION_H
 
-#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-typedef uint64_t u64;
-typedef uint32_t u32;
-typedef int64_t s64;
-
-struct section {
-	u64 addr;
-	u64 size;
-	const unsigned char *data;
-	bool exec;
-};
-
-struct symbol {
-	u64 addr;
-	const char *name;
-	bool func;
-};
-
-struct image {
-	int fd;
-	Elf *elf;
-	int machine;
-	struct section *secs;
-	size_t nsecs;
-	struct symbol *syms;	/* sorted by address, no mapping symbols */
-	size_t nsyms;
-	Elf_Scn *symtab;	/* with the mapping symbols, for kcfi_typed() */
-};
+#include "elf-image.h"
 
 /* One checked indirect call site. */
 struct site {
@@ -56,25 +29,43 @@ struct table {
 	long entries;
 };
 
-/* Append one element to a growable array. */
-#define PUSH(arr, n, cap, val) do {					\
-	if ((n) == (cap)) {						\
-		(cap) = (cap) ? 2 * (cap) : 256;			\
-		(arr) = xrealloc((arr), (cap) * sizeof(*(arr)));	\
-	}								\
-	(arr)[(n)++] = (val);						\
-} while (0)
+/* Both jt decoders look tables up by type and check them by address. */
+static inline int cmp_table_type(const void *a, const void *b)
+{
+	const struct table *x = a, *y = b;
 
+	return (x->type > y->type) - (x->type < y->type);
+}
+
+static inline int cmp_table_start(const void *a, const void *b)
+{
+	const struct table *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* report.c: the options that shape the report, and -x. */
 extern bool verbose, all_sites;
 
-void *xrealloc(void *p, size_t n);
-bool read_mem(const struct image *img, u64 addr, void *buf, size_t len);
-const struct symbol *sym_by_name(const struct image *img, const char *name);
+void read_removed(const char *path);
+bool any_removed(void);
 long live_entries_sized(u64 start, long entries, int size);
 void report(const struct image *img, const char *scheme,
 	    struct site *sites, size_t n, int type_digits);
 
-/* jt-x86.c: jump-table CFI on x86-64. */
+/* jt-arm64.c, jt-x86.c: jump-table CFI. */
+int run_jt_arm64(const struct image *img);
 int run_jt_x86(const struct image *img);
+
+/*
+ * kcfi.c, with the check sequences of kcfi-arm64.c and kcfi-x86.c: kCFI,
+ * or no CFI at all when no check is found.
+ */
+void scan_kcfi_arm64(const struct image *img, const struct section *sec,
+		     struct site **sites, size_t *n, size_t *cap);
+void scan_kcfi_x86(const struct section *sec, struct site **sites,
+		   size_t *n, size_t *cap);
+long kcfi_typed(const struct image *img);
+int run_kcfi(const struct image *img);
 
 #endif
