@@ -178,6 +178,16 @@ sysmap_addr() {
 	awk -v re="^($3)\$" '$3 ~ re { print "0x" $1; exit }' "$(build_dir "$1" "$2")/System.map"
 }
 
+# kaslr_offset ARCH MODE LOG: how far KASLR moved the kernel of the boot
+# LOG records (guest/init's _text= against System.map), as 0x...; nothing
+# if LOG does not say.
+kaslr_offset() {
+	local link text
+	link=$(sysmap_addr "$1" "$2" _text)
+	text=$(sed -n 's/^jtcfi-guest: start .* _text=\([0-9a-f]\{8,\}\).*/\1/p' "$3" | head -n 1)
+	[ -n "$link" ] && [ -n "$text" ] && printf '0x%x\n' $((0x$text - link))
+}
+
 # kmake [-C TREE] ARCH OUT ARG...: the kernel's make for ARCH with O=OUT,
 # from the tree (or TREE, a worktree of it), every core busy, clang$LLVM
 # through ccache.  The build identity is fixed so that ccache hits and
@@ -252,13 +262,15 @@ mode_supports_arch() {	# mode_supports_arch MODE ARCH
 # measurements boot: one CPU under -icount shift=0 (guest time counts
 # instructions, and TCG stays single-threaded), the guest's randomness
 # seeded with SEED and its clock fixed, EXTRA added to QEMU's options (a
-# plugin, or nothing); stops when the guest did not finish.  make bench
+# plugin, or nothing), the kernel where it was linked (nokaslr: the
+# profile reads addresses with System.map); stops when the guest did not
+# finish.  make bench
 # and make profile share it, so a profile is of the runs bench measures.
 bench_boot() {
 	local arch=$1 mode=$2 log=$3 seed=$4 extra=$5
 	shift 5
 	JTCFI_SMP=1 JTCFI_QEMU_EXTRA="-icount shift=0,sleep=off -seed $seed -rtc base=2024-01-01T00:00:00,clock=vm $extra" \
-		"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" printk.time=1 kunit.enable=0 "$@"
+		"$JTCFI_TOP/scripts/boot.sh" "$arch" "$mode" "$log" printk.time=1 kunit.enable=0 nokaslr "$@"
 	grep -q '^jtcfi-guest: done' "$log" ||
 		die "benchmark guest $arch/$mode stopped early (console: $log)"
 }

@@ -6,27 +6,58 @@
 # mapped in the user page tables): the function tracer (ftrace
 # patches its call site, whose address the series takes with
 # function_nocfi()) while the test module makes its cross-module calls,
-# and a kretprobe (the probed function returns through the kretprobe
-# trampoline).  Every step must work with no CFI report, warning or oops.
-# CPU hotplug and kexec are not in the test configuration.
+# with a second tracer so that x86 reads each site's tracer back from
+# ftrace_caller's code, and a kretprobe (the probed function returns
+# through the kretprobe trampoline).  x86_64 boots with call-depth
+# tracking (retbleed=stuff: every direct call is redirected to a call
+# thunk ahead of its target) and must have been moved by KASLR (the
+# relocs tool's output applied).  Every step must work with no CFI
+# report, warning or oops.  CPU hotplug and kexec are not run.
 set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
 log=$logs/$arch-$mode-exercise.log
 
-pti=kpti=1
-[ "$arch" = x86_64 ] && pti=pti=on
-boot_or_fail exercise "$log" \
-	jtcfi.run=exercise kunit.enable=0 oops=panic "$pti" || exit 0
-if [ "$arch" = x86_64 ] && ! grep -q 'Kernel/User page tables isolation: enabled' "$log"; then
-	echo "not ok exercise: booted pti=on, but the kernel did not enable PTI (console: $log)"
-	exit 0
+args=(jtcfi.run=exercise kunit.enable=0 oops=panic)
+if [ "$arch" = x86_64 ]; then
+	# "force": QEMU's CPU model does not have the bug stuffing is for.
+	args+=(pti=on spectre_v2=retpoline retbleed=stuff,force)
+else
+	args+=(kpti=1)
+fi
+boot_or_fail exercise "$log" "${args[@]}" || exit 0
+what="${args[*]:3} boot"
+if [ "$arch" = x86_64 ]; then
+	moved=$(kaslr_offset "$arch" "$mode" "$log")
+	if [ "$moved" = 0x0 ]; then
+		# KASLR picks the link address itself about once in 490 boots.
+		boot_or_fail exercise "$log" "${args[@]}" || exit 0
+		moved=$(kaslr_offset "$arch" "$mode" "$log")
+	fi
+	for need in 'Kernel/User page tables isolation: enabled' \
+		    'RETBleed: Mitigation: Stuffing'; do
+		if ! grep -q "$need" "$log"; then
+			echo "not ok exercise: booted ${args[*]:3}, but the console has no '$need' (console: $log)"
+			exit 0
+		fi
+	done
+	if [ -z "$moved" ] || [ "$moved" = 0x0 ]; then
+		echo "not ok exercise: KASLR did not move the kernel (offset ${moved:-unknown}; console: $log)"
+		exit 0
+	fi
+	# The sites whose tracer x86 could read back from ftrace_caller.
+	read -r sites led < <(sed -n 's/^jtcfi-guest: exercise: enabled_functions: \([0-9]*\) sites, \([0-9]*\) lead.*/\1 \2/p' "$log")
+	if [ "${sites:-0}" -lt 1 ] || [ "$sites" != "$led" ]; then
+		echo "not ok exercise: enabled_functions: ${led:-?} of ${sites:-?} traced sites name their tracer (console: $log)"
+		exit 0
+	fi
+	what="$what, KASLR (kernel moved by $moved), enabled_functions ($sites sites)"
 fi
 traced=$(sed -n 's/^jtcfi-guest: exercise: function tracer: \([0-9]*\) lines traced/\1/p' "$log")
 if [ "${traced:-0}" -lt 1 ]; then
 	echo "not ok exercise: the function tracer traced nothing (console: $log)"
 	exit 0
 fi
-passed_verdict exercise "$log" "$pti boot, function tracer ($traced lines) over module loads, a kretprobe: no CFI report" \
+passed_verdict exercise "$log" "$what, function tracer ($traced lines) over module loads, a kretprobe: no CFI report" \
 	'jtcfi-guest: exercise: kretprobe ok' 'cfi_kretprobe: .* 1 return(s) seen'

@@ -45,9 +45,10 @@ why=
 echo "$after" | grep -q 'FAIL: a forged' && why="$why the forgery let the call in;"
 echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
 caught=$(echo "$after" | first_report)
-# A fault counts only if it is the attacker's first write (no KASLR in the
-# test configuration: the System.map address).
-first=$(printf '%x' $((addr + offset)))
+# A fault counts only if it is the attacker's first write: the System.map
+# address, moved as KASLR moved the kernel.
+moved=$(kaslr_offset "$arch" "$mode" "$log")
+first=$(printf '%x' $((addr + offset + ${moved:-0})))
 case "$arch" in
 x86_64)	# The page fault, then that it was a write to a present, read-only page.
 	fault=$(echo "$after" | grep -m1 -A2 "BUG: unable to handle page fault for address: 0*$first\$")
