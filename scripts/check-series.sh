@@ -51,8 +51,12 @@ step() {	# step MODE: configure and compile the touched files in MODE
 	echo "compiling ${#targets[@]} files" >> "$log"
 	# Two makes: goals that mix single objects with other targets make
 	# Kbuild build them one at a time, each with its own prepare pass.
+	# The objects one job at a time: a directory the arch Makefile lists
+	# at the top (x86: drivers-$(CONFIG_PM) += arch/x86/power/) is also
+	# reached through its parent, and two jobs compiled the same object
+	# at once (fixdep: error opening file .cpu.o.d).
 	kmake -C "$wt" "$arch" "$out" modules_prepare >> "$log" 2>&1 &&
-		kmake -C "$wt" "$arch" "$out" "${targets[@]}" >> "$log" 2>&1
+		kmake -C "$wt" "$arch" "$out" -j1 "${targets[@]}" >> "$log" 2>&1
 }
 
 failed=0 n=0
