@@ -20,7 +20,7 @@ usage_check "$@"
 pkgs=(
 	"clang$LLVM"		# compiler of kernel, modules, guest programs
 	"lld$LLVM"		# linker: ThinLTO, which jump-table CFI needs
-	"llvm$LLVM"		# llvm-ar/nm/objcopy/readelf/size for LLVM= builds and bench
+	"llvm$LLVM"		# llvm-ar/nm/objcopy/readelf/size/objdump: builds, bench, jt-direct-calls
 	qemu-system-arm		# qemu-system-aarch64: the arm64 guests
 	qemu-system-x86		# qemu-system-x86_64: the x86_64 guests
 	linux-source-6.12	# the Debian kernel tree the series applies to
