@@ -6,7 +6,8 @@
 # LOG's first line is the QEMU command, after "# jtcfi: " (JTCFI_LOG_HEADER).
 # $JTCFI_QEMU_MACHINE overrides the machine (e.g. virt,virtualization=on),
 # $JTCFI_SMP the number of CPUs (2), $JTCFI_TCG_THREAD TCG's threading
-# (multi: a host thread per CPU; single: one for all), $JTCFI_MEM the memory (1G), $JTCFI_QEMU_EXTRA adds options (the
+# (multi: a host thread per CPU; single: one for all; unset: QEMU's
+# choice), $JTCFI_MEM the memory (1G), $JTCFI_QEMU_EXTRA adds options (the
 # benchmarks' -icount, a system image's disk), and $JTCFI_BOOT_KERNEL and
 # $JTCFI_BOOT_INITRD replace the build's kernel and initramfs (a system
 # image's own, installed from the packages).
@@ -34,11 +35,14 @@ args="console=$console panic=-1 $*"
 qemu=("$qemu_bin" -M "$machine" -cpu "$cpu")
 [ -n "$bios" ] && [ -f "/usr/share/qemu/$bios" ] && qemu+=(-bios "$bios")
 # shellcheck disable=SC2206
-case "${JTCFI_TCG_THREAD:=multi}" in
-multi|single) ;;
+# QEMU's own default when unset (-icount, the benchmarks', allows no other).
+accel=tcg
+case "${JTCFI_TCG_THREAD:-}" in
+'') ;;
+multi|single) accel=tcg,thread=$JTCFI_TCG_THREAD ;;
 *) die "JTCFI_TCG_THREAD is multi or single, not '$JTCFI_TCG_THREAD'" ;;
 esac
-qemu+=(-accel "tcg,thread=$JTCFI_TCG_THREAD" -smp "${JTCFI_SMP:-2}" -m "${JTCFI_MEM:-1G}" -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
+qemu+=(-accel "$accel" -smp "${JTCFI_SMP:-2}" -m "${JTCFI_MEM:-1G}" -nographic -no-reboot ${JTCFI_QEMU_EXTRA:-}
        -kernel "$kernel" -initrd "$initrd"
        -append "$args")
 
