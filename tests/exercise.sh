@@ -25,8 +25,7 @@ log=$logs/$arch-$mode-exercise.log
 
 args=(jtcfi.run=exercise kunit.enable=0 oops=panic)
 if [ "$arch" = x86_64 ]; then
-	# "force": QEMU's CPU model does not have the bug stuffing is for.
-	args+=(pti=on spectre_v2=retpoline retbleed=stuff,force)
+	args+=(pti=on "${CALL_DEPTH_ARGS[@]}")
 	export JTCFI_TCG_THREAD=single
 else
 	args+=(kpti=1)
@@ -42,7 +41,7 @@ if [ "$arch" = x86_64 ]; then
 		moved=$(kaslr_offset "$arch" "$mode" "$log")
 	fi
 	for need in 'Kernel/User page tables isolation: enabled' \
-		    'RETBleed: Mitigation: Stuffing'; do
+		    "$CALL_DEPTH_ON"; do
 		if ! grep -q "$need" "$log"; then
 			echo "not ok exercise: booted ${args[*]:3}, but the console has no '$need' (console: $log)"
 			exit 0

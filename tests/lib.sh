@@ -136,6 +136,12 @@ reported_verdict() {
 	fi
 }
 
+# Call-depth tracking (x86_64): the boot arguments that turn it on
+# ("force": QEMU's CPU model does not have the bug stuffing is for) and the
+# console line that says it is on.
+CALL_DEPTH_ARGS=(spectre_v2=retpoline retbleed=stuff,force)
+CALL_DEPTH_ON='RETBleed: Mitigation: Stuffing'
+
 # passed_verdict NAME LOG WHAT LINE...: prints "ok NAME: WHAT" only if
 # LOG has every LINE (the module's and the guest's own reports that the
 # calls were made and insmod succeeded) and no CFI report, test failure,

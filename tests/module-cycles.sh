@@ -17,15 +17,14 @@ log=$logs/$arch-$mode-module-cycles${variant:+-$variant}.log
 args=()
 case "$variant" in
 '')	;;
-# "force": QEMU's CPU model does not have the bug stuffing is for.
-stuff)	args=(spectre_v2=retpoline retbleed=stuff,force) ;;
+stuff)	args=("${CALL_DEPTH_ARGS[@]}") ;;
 *)	echo "not ok $name: no such variant (stuff)"; exit 0 ;;
 esac
 
 JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-600} boot_or_fail "$name" "$log" \
 	jtcfi.run="modules:$n" kunit.enable=0 oops=panic "${args[@]}" || exit 0
-if [ "$variant" = stuff ] && ! grep -q 'RETBleed: Mitigation: Stuffing' "$log"; then
-	echo "not ok $name: booted ${args[*]}, but the console has no 'RETBleed: Mitigation: Stuffing' (console: $log)"
+if [ "$variant" = stuff ] && ! grep -q "$CALL_DEPTH_ON" "$log"; then
+	echo "not ok $name: booted ${args[*]}, but the console has no '$CALL_DEPTH_ON' (console: $log)"
 	exit 0
 fi
 cycles=$(sed -n 's/^jtcfi-guest: module cycles: //p' "$log")
