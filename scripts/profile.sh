@@ -20,7 +20,7 @@ top=${JTCFI_INSN_TOP:-15}
 positive_number JTCFI_INSN_TOP "$top"
 run=bench-macro
 [ -z "${JTCFI_INSN_QUICK:-}" ] || run=bench-macro:quick
-need_tool python3 make "clang$LLVM"
+need_tool python3 make "clang$LLVM" "llvm-objdump$LLVM"
 
 tool=$JTCFI_TOP/tools/insn-profile
 make -s -C "$tool" CC="clang$LLVM" || die "could not build the TCG plugin in $tool"
@@ -58,6 +58,9 @@ for m in "${modes[@]}"; do
 	rm -rf "$out"
 	python3 "$tool/attribute.py" tsv "$b/System.map" "$dump" "$log" "$out" ||
 		die "could not attribute $dump (console: $log)"
+	OBJDUMP=llvm-objdump$LLVM python3 "$tool/classify.py" tsv "$arch" "$m" \
+		"$b/vmlinux" "$b/System.map" "$dump" "$log" "$out" ||
+		die "could not classify the instructions of $dump (console: $log)"
 	dirs+=("$out")
 done
 
@@ -76,6 +79,24 @@ report=$JTCFI_RESULTS/profile-$arch.md
 	echo "outside vmlinux's text is \`[module or other]\`, user space \`[user]\`."
 	echo "Functions that LTO inlines in one build and not in another move"
 	echo "instructions between rows, hence the third table of each benchmark."
+	echo
+	echo "## What kind of instruction the difference is"
+	echo
+	echo "Each profiled instruction of vmlinux's text, classified by"
+	echo "\`tools/insn-profile/classify.py\` from the disassembly: \`check\`, the"
+	echo "compiler's inline check before an indirect call (kCFI: the hash load,"
+	echo "compare and branch; jt: the table address, subtract, rotate, compare and"
+	echo "branch); \`entry\`, the jump through a jump-table entry; \`slowpath\`, the"
+	echo "set-up and call of \`__cfi_slowpath_diag()\` and the run time behind it;"
+	echo "\`kernel\`, every other kernel instruction: what each mode's code"
+	echo "generation (inlining, register allocation) makes of the same source;"
+	echo "\`checks run\`: inline checks executed. Instructions per operation;"
+	echo "patterns are matched in the disassembly, so a check the compiler"
+	echo "interleaved with other code may be counted partly as \`kernel\`."
+	echo
+	python3 "$tool/classify.py" compare "${dirs[@]}"
+	echo
+	echo "## Per function"
 	echo
 	python3 "$tool/attribute.py" compare --top "$top" "${dirs[@]}"
 } > "$report.tmp" || die "could not write $report"
