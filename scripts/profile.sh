@@ -59,7 +59,7 @@ for m in "${modes[@]}"; do
 	python3 "$tool/attribute.py" tsv "$b/System.map" "$dump" "$log" "$out" ||
 		die "could not attribute $dump (console: $log)"
 	OBJDUMP=llvm-objdump$LLVM python3 "$tool/classify.py" tsv "$arch" "$m" \
-		"$b/vmlinux" "$b/System.map" "$dump" "$log" "$out" ||
+		"$b/vmlinux" "$b/System.map" "$dump" "$out" ||
 		die "could not classify the instructions of $dump (console: $log)"
 	dirs+=("$out")
 done

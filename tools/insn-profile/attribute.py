@@ -42,18 +42,24 @@ def die(msg):
     sys.exit('attribute.py: error: %s' % msg)
 
 
-def read_symbols(path):
-    """Sorted text symbol addresses and names, and vmlinux's text ranges."""
-    raw, marks = [], {}
+def read_system_map(path):
+    """System.map's (address, kind, name) lines."""
+    syms = []
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) < 3:
-                continue
-            addr, kind, name = int(parts[0], 16), parts[1], parts[2]
-            marks[name] = addr
-            if kind in 'tTwW':
-                raw.append((addr, BUILD_SUFFIX.sub('', name)))
+            if len(parts) >= 3:
+                syms.append((int(parts[0], 16), parts[1], parts[2]))
+    return syms
+
+
+def read_symbols(path):
+    """Sorted text symbol addresses and names, and vmlinux's text ranges."""
+    raw, marks = [], {}
+    for addr, kind, name in read_system_map(path):
+        marks[name] = addr
+        if kind in 'tTwW':
+            raw.append((addr, BUILD_SUFFIX.sub('', name)))
     # Jump-table CFI names a local function's body NAME.cfi and gives NAME
     # to its jump-table entry (a global's entry is NAME.cfi_jt): rename
     # them so that every entry is NAME.cfi_jt and every body NAME, as in

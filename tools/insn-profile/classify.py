@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """classify.py: what kind of instruction each profiled kernel instruction is.
 
-  classify.py tsv ARCH MODE VMLINUX SYSTEM.MAP DUMP CONSOLE OUTDIR
+  classify.py tsv ARCH MODE VMLINUX SYSTEM.MAP DUMP OUTDIR
       Disassembles VMLINUX's .text (llvm-objdump, $OBJDUMP), walks every
       translation block of each benchmark's window in DUMP instruction by
       instruction and writes OUTDIR/classes.tsv ("benchmark<TAB>class<TAB>
       instructions") with the classes below, plus a "checks" row: how many
-      inline checks ran.
+      inline checks ran.  OUTDIR is where "attribute.py tsv" wrote the
+      same DUMP's profile: its benchmarks.tsv names the windows.
   classify.py compare NONE_DIR KCFI_DIR JT_DIR
       Markdown to stdout: per benchmark, the instructions per operation of
       each class in each mode.
@@ -36,7 +37,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attribute import BENCH_RE, die, read_benchmarks, read_blocks  # noqa: E402
+from attribute import die, read_benchmarks, read_blocks, read_system_map  # noqa: E402
 
 CLASSES = ('check', 'entry', 'slowpath', 'kernel', 'user')
 RUNTIME = re.compile(r'^(__cfi_slowpath|cfi_jt_|__cfi_check|__ubsan_handle_cfi)')
@@ -45,16 +46,6 @@ FUNC = re.compile(r'^([0-9a-f]+) <(.+)>:$')
 # A jump-table entry is 4 bytes on arm64 (B) and 16 on x86 (ENDBR64, JMP).
 ROTATE = {'arm64': re.compile(r'^ror$'), 'x86_64': re.compile(r'^ro[rl]q$')}
 ROTATE_BY = {'arm64': ('#0x2',), 'x86_64': ('$0x4', '$0x3c')}
-
-
-def read_marks(path):
-    marks = {}
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) >= 3:
-                marks[p[2]] = int(p[0], 16)
-    return marks
 
 
 def disassemble(arch, vmlinux):
@@ -99,8 +90,8 @@ def is_cond_branch(arch, m):
 
 
 def mark_kcfi(arch, mnem, ops):
-    """Indices of kCFI's inline hash checks, and how many checks."""
-    marked, checks = set(), 0
+    """Indices of kCFI's inline hash checks."""
+    marked = set()
     n = len(mnem)
     for i in range(n):
         if arch == 'arm64':
@@ -116,15 +107,13 @@ def mark_kcfi(arch, mnem, ops):
             if j + 1 < n and mnem[j] == 'cmp' and ops[j] == 'w16, w17' and \
                mnem[j + 1] == 'b.eq':
                 marked.update(seq + [j, j + 1])
-                checks += 1
         else:
             if mnem[i] != 'movl' or operands(ops[i])[-1:] != ['%r10d']:
                 continue
             if i + 2 < n and mnem[i + 1] == 'addl' and \
                ops[i + 1].endswith('(%r11), %r10d') and mnem[i + 2] == 'je':
                 marked.update((i, i + 1, i + 2))
-                checks += 1
-    return marked, checks
+    return marked
 
 
 def jt_target(arch, mnem, ops, i, jt, x86_mnem=('movq', 'leaq', 'movl')):
@@ -199,7 +188,7 @@ def leads_to_slowpath(addrs, mnem, ops, i):
 
 def mark_jt(addrs, arch, mnem, ops, func, jt):
     """Indices of jump-table range checks and of slow-path call set-ups."""
-    marked, checks = set(), 0
+    marked = set()
     n = len(mnem)
     table_regs, rotated, made = {}, set(), -1
     rot, rot_by = ROTATE[arch], ROTATE_BY[arch]
@@ -224,7 +213,6 @@ def mark_jt(addrs, arch, mnem, ops, func, jt):
             marked.add(i)
             marked.update(shifts)
             rotated.add(dst)
-            checks += 1
             for j in range(i - 1, max(i - 10, -1), -1):
                 if func[j] != func[i]:
                     break
@@ -251,7 +239,6 @@ def mark_jt(addrs, arch, mnem, ops, func, jt):
             marked.update((i, i + 1))
             for r in o:
                 marked.update(table_regs.get(r, ()))
-            checks += 1
             continue
         for r in list(table_regs):
             if writes(arch, ops[i], r):
@@ -266,22 +253,22 @@ def mark_jt(addrs, arch, mnem, ops, func, jt):
                                    'movabsq', 'leaq', 'movl'):
                     break
                 slow.add(j)
-    return marked - slow, slow, checks
+    return marked - slow, slow
 
 
-def cmd_tsv(arch, mode, vmlinux, sysmap, dump, console, outdir):
+def cmd_tsv(arch, mode, vmlinux, sysmap, dump, outdir):
     if arch not in ROTATE:
         die('unknown architecture %s' % arch)
-    marks = read_marks(sysmap)
+    marks = {name: addr for addr, _, name in read_system_map(sysmap)}
     addrs, mnem, ops, func = disassemble(arch, vmlinux)
     check, slow, entry_rng = set(), set(), None
     if mode == 'kcfi':
-        check, _ = mark_kcfi(arch, mnem, ops)
+        check = mark_kcfi(arch, mnem, ops)
     elif mode == 'jt':
         if '__cfi_jt_start' not in marks or '__cfi_jt_end' not in marks:
             die('%s has no __cfi_jt_start/__cfi_jt_end' % sysmap)
         entry_rng = (marks['__cfi_jt_start'], marks['__cfi_jt_end'])
-        check, slow, _ = mark_jt(addrs, arch, mnem, ops, func, entry_rng)
+        check, slow = mark_jt(addrs, arch, mnem, ops, func, entry_rng)
         slow.update(i for i, f in enumerate(func) if RUNTIME.match(f))
     elif mode != 'none':
         die('unknown mode %s' % mode)
@@ -293,16 +280,12 @@ def cmd_tsv(arch, mode, vmlinux, sysmap, dump, console, outdir):
     # A check has run when its last instruction, the branch, has.
     ends = {i for i in check if is_cond_branch(arch, mnem[i])}
 
-    benches = []
-    with open(console, errors='replace') as f:
-        for line in f:
-            m = BENCH_RE.match(line)
-            if m:
-                benches.append(m.group(1))
+    # attribute.py has matched the windows with the console's benchmarks.
+    benches = list(read_benchmarks(outdir))
     windows = read_blocks(dump)
-    if not benches or len(windows) != 2 * len(benches) + 1:
-        die('%s has %d windows for %d benchmarks in %s'
-            % (dump, len(windows), len(benches), console))
+    if len(windows) != 2 * len(benches) + 1:
+        die('%s has %d windows for the %d benchmarks of %s'
+            % (dump, len(windows), len(benches), outdir))
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, 'classes.tsv'), 'w') as out:
         for k, name in enumerate(benches):
@@ -364,7 +347,7 @@ def cmd_compare(dirs):
 
 
 def main(argv):
-    if len(argv) == 8 and argv[0] == 'tsv':
+    if len(argv) == 7 and argv[0] == 'tsv':
         cmd_tsv(*argv[1:])
     elif len(argv) == 4 and argv[0] == 'compare':
         cmd_compare(argv[1:])
