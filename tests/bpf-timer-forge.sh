@@ -27,4 +27,5 @@ fi
 boot_or_fail bpf-timer-forge "$log" \
 	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:forge_map_bpf_timer_cb=$cb" \
 	kunit.enable=0 oops=panic || exit 0
-caught_verdict bpf-timer-forge "$log" 'Starting a forged BPF timer' 'FAIL: bpf_timer_cb\|^jtcfi-guest: survived'
+caught_verdict bpf-timer-forge "$log" 'Starting a forged BPF timer' 'FAIL: bpf_timer_cb\|^jtcfi-guest: survived' \
+	bpf_timer_cb

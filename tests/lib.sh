@@ -73,17 +73,29 @@ kunit_verdict() {
 	fi
 }
 
-# caught_verdict NAME LOG MARKER SURVIVED: looks at LOG from the line
-# matching MARKER (the guest's announcement that it is about to make the
-# call) on, and prints "ok NAME: caught: <report>" only if a CFI report
-# follows, nothing matching SURVIVED (the call's or the guest's own
-# "still here" line) does, the stop was not softened into a warning, and
-# the kernel panicked (the tests boot with oops=panic).
+# site_why AFTER SITE: why the first CFI report in the console text AFTER
+# does not blame SITE, the function that made the call (nothing if it
+# does, or if SITE is empty): a report that names the CFI run time, or
+# the wrong caller, sends whoever reads it to the wrong code.
+site_why() {
+	[ -z "$2" ] || [ -z "$(echo "$1" | first_report)" ] ||
+		echo "$1" | first_report | grep -q "^$CFI_REPORT at $2+" ||
+		echo " the report does not name the call site $2: $(echo "$1" | first_report);"
+}
+
+# caught_verdict NAME LOG MARKER SURVIVED [SITE]: looks at LOG from the
+# line matching MARKER (the guest's announcement that it is about to make
+# the call) on, and prints "ok NAME: caught: <report>" only if a CFI
+# report follows, naming SITE as the call site if given, nothing matching
+# SURVIVED (the call's or the guest's own "still here" line) does, the
+# stop was not softened into a warning, and the kernel panicked (the
+# tests boot with oops=panic).
 caught_verdict() {
-	local name=$1 log=$2 marker=$3 survived=$4 after why=
+	local name=$1 log=$2 marker=$3 survived=$4 site=${5:-} after why=
 	after=$(sed -n "/$marker/,\$p" "$log")
 	[ -n "$after" ] || why="$why the call was never made;"
 	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
+	why="$why$(site_why "$after" "$site")"
 	echo "$after" | grep -q "$survived" && why="$why the call or the guest survived;"
 	echo "$after" | grep -q "$KERNEL_WARNING" && why="$why the stop was only a warning;"
 	echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
@@ -114,15 +126,19 @@ missed_verdict() {
 	fi
 }
 
-# reported_verdict NAME LOG MARKER SURVIVED...: permissive mode: after
-# MARKER a CFI report, every SURVIVED line (the call went on), the guest
-# stayed up and the violation counter the guest prints counted it.
+# reported_verdict NAME LOG MARKER SITE SURVIVED...: permissive mode:
+# after MARKER a CFI report (naming SITE as the call site, unless SITE is
+# empty), every SURVIVED line (the call went on), the guest stayed up and
+# the violation counter the guest prints counted it, against SITE if given.
 reported_verdict() {
-	local name=$1 log=$2 marker=$3 after line why= total
-	shift 3
+	local name=$1 log=$2 marker=$3 site=$4 after line why= total
+	shift 4
 	after=$(sed -n "/$marker/,\$p" "$log")
 	[ -n "$after" ] || why="$why the call was never made;"
 	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
+	why="$why$(site_why "$after" "$site")"
+	[ -z "$site" ] || echo "$after" | grep -q "^jtcfi-guest: cfi-violations: [0-9]* $site+" ||
+		why="$why no violation counted for the call site $site;"
 	for line in "$@"; do
 		echo "$after" | grep -q "$line" || why="$why no '$line' (the call did not go on);"
 	done

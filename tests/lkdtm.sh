@@ -33,6 +33,14 @@ else
 	expect=caught
 fi
 
+# The function that makes LKDTM's indirect call: reports and counters
+# must name it, not the CFI run time the failure is found in.
+case "$test" in
+CFI_FORWARD_FREED_INIT)	site=lkdtm_CFI_FORWARD_FREED_INIT ;;
+CFI_FORWARD_*)		site=lkdtm_indirect_call ;;
+*)			site= ;;
+esac
+
 boot_or_fail "$name" "$log" \
 	jtcfi.run="lkdtm:$test" kunit.enable=0 oops=panic $boot_args || exit 0
 # Only what the kernel printed after the trigger counts.
@@ -48,9 +56,9 @@ missed)
 	fi
 	missed_verdict "$name" "$log" "$marker" "$why" 'FAIL: survived' "$GUEST_SURVIVED" ;;
 reported)
-	reported_verdict "$name" "$log" "$marker" 'FAIL: survived' "$GUEST_SURVIVED" ;;
+	reported_verdict "$name" "$log" "$marker" "$site" 'FAIL: survived' "$GUEST_SURVIVED" ;;
 caught)
-	verdict=$(caught_verdict "$name" "$log" "$marker" "FAIL: survived\\|$GUEST_SURVIVED")
+	verdict=$(caught_verdict "$name" "$log" "$marker" "FAIL: survived\\|$GUEST_SURVIVED" "$site")
 	# LKDTM's own expectation for the crash (tests.txt), e.g. the oops.
 	if [ "${verdict#ok }" != "$verdict" ] &&
 	   ! sed -n "/$marker/,\$p" "$log" | grep -Eqi "$oops"; then

@@ -24,7 +24,10 @@ esac
 
 boot_or_fail "$name" "$log" \
 	"jtcfi.run=module-forge:mismatch_via=$via" kunit.enable=0 oops=panic || exit 0
-verdict=$(caught_verdict "$name" "$log" 'mismatched prototype \.\.\.' 'FAIL: survived\|^jtcfi-guest: survived')
+# The module's own __cfi_check() judges this call: the report finds
+# init_module, the caller, by unwinding through it.
+verdict=$(caught_verdict "$name" "$log" 'mismatched prototype \.\.\.' 'FAIL: survived\|^jtcfi-guest: survived' \
+	init_module)
 case "$verdict" in
 "not ok"*)	echo "$verdict" ;;
 *)	if ! grep -q "$CFI_REPORT at .*$first" "$log"; then
