@@ -3,6 +3,7 @@
 #   make check    build and boot every (arch, mode) and run the tests
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make profile  where the macro benchmarks' instructions go, per kernel function
+#   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
 #   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
@@ -30,7 +31,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-fresh stress bench profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -54,6 +55,11 @@ stress: setup tree
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)
+
+# Targets per checked call site under kcfi and jt in PROFILE, without
+# booting (results/precision-PROFILE.md).
+precision: setup tree
+	$(S)/precision.sh $(ARCH)
 
 # An instruction profile per kernel function of the kernels make bench
 # measured (it builds nothing, so not "tree": results/profile-ARCH.md).
