@@ -184,7 +184,7 @@ sysmap_addr() {
 kaslr_offset() {
 	local link text
 	link=$(sysmap_addr "$1" "$2" _text)
-	text=$(sed -n 's/^jtcfi-guest: start .* _text=\([0-9a-f]\{8,\}\).*/\1/p' "$3" | head -n 1)
+	text=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}jtcfi-guest: start .* _text=\([0-9a-f]\{8,\}\).*/\2/p' "$3" | head -n 1)
 	[ -n "$link" ] && [ -n "$text" ] && printf '0x%x\n' $((0x$text - link))
 }
 
