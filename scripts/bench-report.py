@@ -97,10 +97,12 @@ WHY = [
      "module goes from the CFI shadow straight to the module's own "
      "`__cfi_check` when RCU already watches (patch 0055; 166 to 134 "
      "instructions on arm64, 154 to 113 on x86_64), without the general "
-     "slow path's frame; what is left there is the caller's check and "
-     "slow-path call (bsearch() keeps two more callee-saved registers for "
-     "it), the shadow look-up, the call-site record for reports and the "
-     "module's search over 64-bit constants. An index per module, built "
+     "slow path's frame, and without recording the call site for reports, "
+     "which a failure now finds by unwinding (patch 0057; 122 and 107); "
+     "what is left there is the caller's check and slow-path call "
+     "(bsearch() keeps two more callee-saved registers for it), the RCU "
+     "test, the shadow look-up and the module's search over 64-bit "
+     "constants. An index per module, built "
      "when the module is linked and found through the shadow, would replace "
      "the last; a cache of verdicts would not do, as it would be a writable "
      "word deciding one."),
@@ -123,7 +125,9 @@ WHY = [
      "such code refers to (results/jt-unreferenced.md). The fix is LLVM's: give "
      "an entry only to functions whose address optimised code still uses. "
      "Tighter sets than that need more than the prototype: per-call-site or "
-     "per-struct-field type ids."),
+     "per-struct-field type ids. The same figures for a distribution-like "
+     "configuration: `make precision PROFILE=server`, "
+     "results/precision-server.md."),
 ]
 
 
