@@ -29,13 +29,7 @@ for m in none kcfi jt; do
 done
 
 # Build first: the repeats then only boot.
-figargs=()
-for m in "${modes[@]}"; do
-	"$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$m"
-	figargs+=(--build "$m" "$(build_dir "$arch" "$m")")
-done
-make -s -C "$JTCFI_TOP/tools/cfi-precision" CC="clang$LLVM" ||
-	die "could not build tools/cfi-precision"
+figure_builds "$arch" "${modes[@]}"
 
 # Repeat r boots every mode with the same seed, so that modes are
 # compared under the same guest randomness.

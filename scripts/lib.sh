@@ -258,6 +258,22 @@ mode_supports_arch() {	# mode_supports_arch MODE ARCH
 	[ -z "$arches" ] || [[ " $arches " == *" $2 "* ]]
 }
 
+# figure_builds ARCH MODE...: each mode's kernel built for ARCH and
+# tools/cfi-precision built, for scripts/bench-figures.py, whose --build
+# arguments it leaves in the array figargs.  make bench and make precision
+# share it.
+figure_builds() {
+	local arch=$1 m
+	shift
+	figargs=()
+	for m in "$@"; do
+		"$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$m"
+		figargs+=(--build "$m" "$(build_dir "$arch" "$m")")
+	done
+	make -s -C "$JTCFI_TOP/tools/cfi-precision" CC="clang$LLVM" ||
+		die "could not build tools/cfi-precision"
+}
+
 # bench_boot ARCH MODE LOG SEED EXTRA KERNEL-ARGS...: boot.sh the way the
 # measurements boot: one CPU under -icount shift=0 (guest time counts
 # instructions, and TCG stays single-threaded), the guest's randomness

@@ -24,13 +24,7 @@ done
 
 figures=$JTCFI_RESULTS/precision-$JTCFI_PROFILE
 mkdir -p "$figures"
-figargs=()
-for m in "${modes[@]}"; do
-	"$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$m"
-	figargs+=(--build "$m" "$(build_dir "$arch" "$m")")
-done
-make -s -C "$JTCFI_TOP/tools/cfi-precision" CC="clang$LLVM" ||
-	die "could not build tools/cfi-precision"
+figure_builds "$arch" "${modes[@]}"
 
 python3 "$JTCFI_TOP/scripts/bench-figures.py" "$arch" --out "$figures/$arch.tsv" "${figargs[@]}" ||
 	exit 1
