@@ -76,11 +76,12 @@ kunit_verdict() {
 # site_why AFTER SITE: why the first CFI report in the console text AFTER
 # does not blame SITE, the function that made the call (nothing if it
 # does, or if SITE is empty): a report that names the CFI run time, or
-# the wrong caller, sends whoever reads it to the wrong code.
+# the wrong caller, sends whoever reads it to the wrong code.  SITE is a
+# basic regular expression: NAME\|OTHER for a function known by either.
 site_why() {
 	[ -z "$2" ] || [ -z "$(echo "$1" | first_report)" ] ||
-		echo "$1" | first_report | grep -q "^$CFI_REPORT at $2+" ||
-		echo " the report does not name the call site $2: $(echo "$1" | first_report);"
+		echo "$1" | first_report | grep -q "^$CFI_REPORT at \($2\)+" ||
+		echo " the report does not name the call site ${2//\\|/ or }: $(echo "$1" | first_report);"
 }
 
 # caught_verdict NAME LOG MARKER SURVIVED [SITE]: looks at LOG from the
@@ -137,7 +138,7 @@ reported_verdict() {
 	[ -n "$after" ] || why="$why the call was never made;"
 	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
 	why="$why$(site_why "$after" "$site")"
-	[ -z "$site" ] || echo "$after" | grep -q "^jtcfi-guest: cfi-violations: [0-9]* $site+" ||
+	[ -z "$site" ] || echo "$after" | grep -q "^jtcfi-guest: cfi-violations: [0-9]* \($site\)+" ||
 		why="$why no violation counted for the call site $site;"
 	for line in "$@"; do
 		echo "$after" | grep -q "$line" || why="$why no '$line' (the call did not go on);"

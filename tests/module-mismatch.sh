@@ -12,4 +12,4 @@ log=$logs/$arch-$mode-module-mismatch.log
 boot_or_fail module-mismatch "$log" \
 	jtcfi.run=module-mismatch kunit.enable=0 oops=panic || exit 0
 caught_verdict module-mismatch "$log" 'mismatched prototype \.\.\.' 'FAIL: survived\|^jtcfi-guest: survived' \
-	init_module
+	'init_module\|test_cfi_module_init'
