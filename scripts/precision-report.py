@@ -5,14 +5,12 @@ as scripts/bench-figures.py writes them) as a Markdown report: per arch,
 every precision row of kcfi and jt and how far jt's mean allowed targets
 per checked call site lie below kcfi's (issue 13 asks for 30 %)."""
 
-import csv
 import glob
+import importlib.util
 import os
-import re
 import sys
 
 USAGE = "usage: precision-report.py PROFILE DATADIR OUT.md"
-GOAL = 30  # % below kcfi, as scripts/bench-report.py's "precision" goal
 
 
 def die(msg):
@@ -20,34 +18,36 @@ def die(msg):
     sys.exit(1)
 
 
-def mean_of(stats, where):
-    """The mean of a 'mean M median D max X' figure."""
-    m = re.search(r"\bmean ([0-9.]+)", stats or "")
-    if not m:
-        die(f"no mean in '{stats}' ({where})")
-    return float(m.group(1))
+# The table reader and the precision goal are bench-report.py's, so that
+# both reports read the figures and judge the goal alike.
+_spec = importlib.util.spec_from_file_location(
+    "bench_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-report.py"))
+bench_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_report)
+GOAL = next(t for name, _, t, _ in bench_report.GOALS if name == "precision")
+
+
+def mean_of(fig, name, mode, where):
+    """The mean of a 'mean M median D max X' figure of the table."""
+    m = bench_report.stats_field(" ".join(fig.get(("precision", name, mode), [])), "mean")
+    if m is None:
+        die(f"{where} has no mean {name} for {mode}")
+    return m
 
 
 def arch_section(path):
     arch = os.path.basename(path)[:-len(".tsv")]
-    fig = {}
-    for r in csv.DictReader(open(path), delimiter="\t"):
-        fig[(r["kind"], r["name"], r["mode"])] = r["value"]
-    for mode in ("kcfi", "jt"):
-        if ("precision", "targets-per-call-site", mode) not in fig:
-            die(f"{path} has no precision figures for {mode}")
-
-    kcfi = mean_of(fig[("precision", "targets-per-call-site", "kcfi")], path)
-    jt = mean_of(fig[("precision", "targets-per-call-site", "jt")], path)
+    fig = bench_report.load(path)
+    kcfi = mean_of(fig, "targets-per-call-site", "kcfi", path)
+    jt = mean_of(fig, "targets-per-call-site", "jt", path)
     below = 100 * (kcfi - jt) / kcfi
     lines = [f"## {arch}\n",
              f"Mean allowed targets per checked call site: kcfi {kcfi:.2f}, jt {jt:.2f}: "
-             f"**{below:.1f} % below kcfi** (goal: {GOAL} %, "
+             f"**{below:.1f} % below kcfi** (goal: {GOAL:g} %, "
              f"{'met' if below >= GOAL else 'not met'}).",
              ]
-    without = fig.get(("precision", "targets-per-call-site-without-unnamed", "jt"))
-    if without:
-        w = mean_of(without, path)
+    if ("precision", "targets-per-call-site-without-unnamed", "jt") in fig:
+        w = mean_of(fig, "targets-per-call-site-without-unnamed", "jt", path)
         lines.append(f"Without the jump-table entries no relocation names (what LLVM would "
                      f"give if it made entries only for addresses optimised code still uses): "
                      f"{w:.2f}, {100 * (kcfi - w) / kcfi:.1f} % below kcfi.")
@@ -58,7 +58,7 @@ def arch_section(path):
             names.append((kind, name))
     for kind, name in names:
         lines.append(f"| {name} | " + " | ".join(
-            fig.get((kind, name, m), "n/a") for m in ("kcfi", "jt")) + " |")
+            " ".join(fig.get((kind, name, m), ["n/a"])) for m in ("kcfi", "jt")) + " |")
     return "\n".join(lines) + "\n"
 
 
