@@ -21,8 +21,9 @@ what=$4
 case "$what" in
 shadow)	symbol=cfi_jt_shadow param=forge_map_shadow offset=0
 	marker='forging the CFI shadow pointer' ;;
-# The first write is to the start of slot 0, 16 bytes into the index.
-index)	symbol=__cfi_jt_index param=forge_map_index offset=16
+# The first write is to slot 0's start, 24 bytes into the index (after
+# the 16-byte header and the slot's 8-byte type id).
+index)	symbol=__cfi_jt_index param=forge_map_index offset=24
 	marker='forging the index of the core' ;;
 *)	echo "not ok module-forge $what: no such target (shadow or index)"; exit 0 ;;
 esac
