@@ -179,12 +179,12 @@ sysmap_addr() {
 }
 
 # kaslr_offset ARCH MODE LOG: how far KASLR moved the kernel of the boot
-# LOG records (guest/init's _text= against System.map), as 0x...; nothing
+# LOG records (guest/init's _stext= against System.map), as 0x...; nothing
 # if LOG does not say.
 kaslr_offset() {
 	local link text
-	link=$(sysmap_addr "$1" "$2" _text)
-	text=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}jtcfi-guest: start .* _text=\([0-9a-f]\{8,\}\).*/\2/p' "$3" | head -n 1)
+	link=$(sysmap_addr "$1" "$2" _stext)
+	text=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}jtcfi-guest: start .* _stext=\([0-9a-f]\{8,\}\).*/\2/p' "$3" | head -n 1)
 	[ -n "$link" ] && [ -n "$text" ] && printf '0x%x\n' $((0x$text - link))
 }
 
