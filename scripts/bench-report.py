@@ -101,7 +101,7 @@ WHY = [
      "compare), which no scheme without a compiler change can make shorter "
      "than about 15: 2x a same-module call is out of reach. A call into a "
      "module goes from the CFI shadow straight to the module's own "
-     "`__cfi_check` when RCU already watches (patch 0055; 166 to 134 "
+     "`__cfi_check` (patch 0055, then only where RCU already watched; 166 to 134 "
      "instructions on arm64, 154 to 113 on x86_64), without the general "
      "slow path's frame, and without recording the call site for reports, "
      "which a failure now finds by unwinding (patch 0057; 122 and 107), "
