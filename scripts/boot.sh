@@ -64,7 +64,5 @@ if [ $status = 124 ] || [ $status = 137 ]; then
 	die "$arch/$mode guest did not finish within ${timeout}s (console: $log)"
 fi
 [ $status = 0 ] || die "QEMU failed with status $status for $arch/$mode (console: $log)"
-# guest/init prints it through /dev/kmsg: with printk.time=1 (make bench)
-# it carries the kernel's timestamp.
-grep -Eq '^(\[ *[0-9.]+\] )?jtcfi-guest: start' "$log" ||
+[ -n "$(guest_start_line "$log")" ] ||
 	die "$arch/$mode guest never reached init: $(grep -m1 -E 'Kernel panic|Unable to mount|No working init' "$log" || echo 'no panic line either') (console: $log)"

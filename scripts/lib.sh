@@ -178,13 +178,21 @@ sysmap_addr() {
 	awk -v re="^($3)\$" '$3 ~ re { print "0x" $1; exit }' "$(build_dir "$1" "$2")/System.map"
 }
 
+# guest_start_line LOG: guest/init's start line in the console LOG,
+# without the timestamp the kernel's log gives it under printk.time=1
+# (guest/init prints it through /dev/kmsg); nothing if the guest never
+# reached init.
+guest_start_line() {
+	sed -n 's/^\[ *[0-9.]*\] //; /^jtcfi-guest: start /{p;q}' "$1"
+}
+
 # kaslr_offset ARCH MODE LOG: how far KASLR moved the kernel of the boot
 # LOG records (guest/init's _stext= against System.map), as 0x...; nothing
 # if LOG does not say.
 kaslr_offset() {
 	local link text
 	link=$(sysmap_addr "$1" "$2" _stext)
-	text=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}jtcfi-guest: start .* _stext=\([0-9a-f]\{8,\}\).*/\2/p' "$3" | head -n 1)
+	text=$(guest_start_line "$3" | sed -n 's/.* _stext=\([0-9a-f]\{8,\}\).*/\1/p')
 	[ -n "$link" ] && [ -n "$text" ] && printf '0x%x\n' $((0x$text - link))
 }
 
