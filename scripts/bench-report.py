@@ -49,8 +49,8 @@ MICRO_WHAT = {
 
 
 # What costs a missed goal and what would remove it, for the goals named:
-# said once however many of them are missed.  {unchecked} and {tables}
-# come from the figures.
+# said once however many of them are missed.  {unchecked}, {tables} and
+# {entries} come from the figures.
 WHY = [
     (("macro-overhead", "macro-vs-kcfi"),
      "**Macro overhead.** `make profile` classifies every instruction the "
@@ -86,20 +86,23 @@ WHY = [
      "check, the setup of the slow-path call (the 64-bit type id, the "
      "diagnostic data) and `__cfi_slowpath_diag`. A target in vmlinux's "
      "tables, what a module calls through a pointer the core kernel made, is "
-     "found there in a read-only index from type id to table that the build "
-     "reads back from vmlinux's `__cfi_check` ({tables} types here; patch "
-     "0035, checked against `__cfi_check` when vmlinux is linked), in a "
-     "leaf function that saves no registers; before it, `__cfi_check`'s "
-     "binary search over 64-bit constants and the slow path's RCU and owner "
-     "bookkeeping made the call 155 instructions. The range test reads the "
-     "tables' size from the index (patch 0059), and the types with the "
-     "most functions sit in the slot their id hashes to (patch 0062: "
-     "file_operations' read(), the benchmark's type, was one slot away on "
-     "arm64; 54 to 45 instructions there, 51 to 48 on x86_64). What is left is the "
-     "compiler's: the inline check that fails, the slow-path call it emits "
-     "and the call itself, and the look-up (range test, probe, rotate and "
-     "compare), which no scheme without a compiler change can make shorter "
-     "than about 15: 2x a same-module call is out of reach. A call into a "
+     "judged by the type id of its entry: its offset from the tables' start, "
+     "rotated by the entry size as the compiler's own checks do, indexes a "
+     "read-only array of the ids of vmlinux's {entries} entries that the "
+     "build reads back from vmlinux's `__cfi_check` ({tables} types here; "
+     "checked against `__cfi_check` when vmlinux is linked), in a leaf "
+     "function that saves no registers; before it, `__cfi_check`'s binary "
+     "search over 64-bit constants and the slow path's RCU and owner "
+     "bookkeeping made the call 155 instructions, and a hash table from "
+     "type id to table (patches 0035, 0059, 0062) 45 on arm64 and 48 on "
+     "x86_64; one load and one comparison with the entry's id (patch 0065) "
+     "make it 36 on both. What is left is the compiler's: the inline check "
+     "that fails, the slow-path call it emits and the call itself, and a "
+     "look-up of 13 instructions on arm64 (the tables' start, the rotated "
+     "offset, the range test against the number of entries, the id's load "
+     "and comparison, the return), which no scheme without a compiler "
+     "change can make much shorter: on arm64 2x a same-module call is 3 "
+     "instructions out of reach. A call into a "
      "module goes from the CFI shadow straight to the module's own "
      "`__cfi_check` (patch 0055, then only where RCU already watched; 166 to 134 "
      "instructions on arm64, 154 to 113 on x86_64), without the general "
@@ -110,15 +113,15 @@ WHY = [
      "its own, and the shadow's bounds are read with its slots (patches "
      "0059-0063: 111 and 96); since patch 0064 module unload waits for "
      "every CPU to schedule, so the slow path needs no RCU test (105 and "
-     "93); what is left there is the "
+     "93; patch 0065's range test, which rotates the offset and reads the "
+     "number of entries first, adds 2: 107 and 95); what is left there is the "
      "caller's check and slow-path call (bsearch() keeps two more "
      "callee-saved registers for it), the shadow look-up and "
      "the module's search over 64-bit constants, 17 instructions on arm64 in the "
      "benchmark's module, whose `__cfi_check` makes 5 comparisons. An index "
      "per module, built when the module is linked and found through the "
-     "shadow, would replace that search with a probe of about 13 "
-     "instructions whatever the module's size: little for this module, "
-     "more for real ones (the server profile's 62 modules: a median of 14 "
+     "shadow, would replace that search with one load and comparison, as "
+     "for vmlinux's tables: little for this module, more for real ones (the server profile's 62 modules: a median of 14 "
      "comparisons, ipv6 234). A cache of verdicts would not do, as it would "
      "be a writable word deciding one."),
     (("precision",),
@@ -323,10 +326,11 @@ def report_arch(fig, arch, modes, svg_name):
         if why:
             L.append("### Where a goal is missed: what costs it, what would remove it\n")
             tables = " ".join(fig.get(("precision", "jt-tables", "jt"), ["n/a"]))
+            entries = " ".join(fig.get(("precision", "jt-table-entries", "jt"), ["n/a"]))
             ku, ju = (med(fig, "micro", "unchecked", m) for m in ("kcfi", "jt"))
             unchecked = (f" (the micro figures: unchecked {ku:g} vs {ju:g})"
                          if ku is not None and ju is not None else "")
-            L += [f"- {text.format(tables=tables, unchecked=unchecked)}" for text in why]
+            L += [f"- {text.format(tables=tables, entries=entries, unchecked=unchecked)}" for text in why]
             L.append("")
 
     L.append("### Micro: guest instructions per call\n")

@@ -6,10 +6,10 @@
 #           so that the judge of a call into module text is code that simply
 #           returns; then the core kernel calls the body of a function no
 #           pointer may reach;
-#   index   __cfi_jt_index, the index of vmlinux's jump tables built when
-#           vmlinux is linked: every slot is made to accept every entry,
-#           then the module calls a core function through a pointer of
-#           another prototype.
+#   index   __cfi_jt_ids, the type id of each entry of vmlinux's jump
+#           tables, written when vmlinux is linked: every entry is given
+#           the type of one, then the module calls a core function through
+#           a pointer of that other prototype.
 # Passes if the call is refused (a CFI report) or the attacker's first
 # write faults because the word is read-only; fails if the forgery lets
 # the call in.
@@ -18,12 +18,19 @@ set -u
 test_args "$@"
 expect_only caught
 what=$4
+extra=
 case "$what" in
 shadow)	symbol=cfi_jt_shadow param=forge_map_shadow offset=0
 	marker='forging the CFI shadow pointer' ;;
-# The first write is to slot 0's start, 24 bytes into the index (after
-# the 16-byte header and the slot's 8-byte type id).
-index)	symbol=__cfi_jt_index param=forge_map_index offset=24
+# The first write is to the first entry's id; the module finds the id it
+# copies through __cfi_jt_start.
+index)	symbol=__cfi_jt_ids param=forge_map_index offset=0
+	start=$(sysmap_addr "$arch" "$mode" __cfi_jt_start)
+	if [ -z "$start" ]; then
+		echo "not ok module-forge index: no __cfi_jt_start in the $arch/$mode System.map"
+		exit 0
+	fi
+	extra=:forge_map_jt_start=$start
 	marker='forging the index of the core' ;;
 *)	echo "not ok module-forge $what: no such target (shadow or index)"; exit 0 ;;
 esac
@@ -38,7 +45,7 @@ if [ -z "$jiffies" ] || [ -z "$addr" ]; then
 fi
 
 boot_or_fail "$name" "$log" \
-	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr" \
+	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr$extra" \
 	kunit.enable=0 oops=panic || exit 0
 after=$(sed -n "/$marker/,\$p" "$log")
 why=
