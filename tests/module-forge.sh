@@ -18,19 +18,11 @@ set -u
 test_args "$@"
 expect_only caught
 what=$4
-extra=
 case "$what" in
 shadow)	symbol=cfi_jt_shadow param=forge_map_shadow offset=0
 	marker='forging the CFI shadow pointer' ;;
-# The first write is to the first entry's id; the module finds the id it
-# copies through __cfi_jt_start.
+# The first write is to the first entry's id.
 index)	symbol=__cfi_jt_ids param=forge_map_index offset=0
-	start=$(sysmap_addr "$arch" "$mode" __cfi_jt_start)
-	if [ -z "$start" ]; then
-		echo "not ok module-forge index: no __cfi_jt_start in the $arch/$mode System.map"
-		exit 0
-	fi
-	extra=:forge_map_jt_start=$start
 	marker='forging the index of the core' ;;
 *)	echo "not ok module-forge $what: no such target (shadow or index)"; exit 0 ;;
 esac
@@ -45,7 +37,7 @@ if [ -z "$jiffies" ] || [ -z "$addr" ]; then
 fi
 
 boot_or_fail "$name" "$log" \
-	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr$extra" \
+	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr" \
 	kunit.enable=0 oops=panic || exit 0
 after=$(sed -n "/$marker/,\$p" "$log")
 why=
