@@ -9,10 +9,14 @@
 #   index   __cfi_jt_ids, the type id of each entry of vmlinux's jump
 #           tables, written when vmlinux is linked: every entry is given
 #           the type of one, then the module calls a core function through
-#           a pointer of that other prototype.
+#           a pointer of that other prototype;
+#   module-index  the test module's own index (.cfi_jt_ids), which judges
+#           the core kernel's calls into the module: an entry is given the
+#           type of a timer callback, then a timer calls it.
 # Passes if the call is refused (a CFI report) or the attacker's first
 # write faults because the word is read-only; fails if the forgery lets
-# the call in.
+# the call in. The first write is at a System.map address, moved as KASLR
+# moved the kernel, or, in module memory, where the module says it writes.
 set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
@@ -24,31 +28,42 @@ shadow)	symbol=cfi_jt_shadow param=forge_map_shadow offset=0
 # The first write is to the first entry's id.
 index)	symbol=__cfi_jt_ids param=forge_map_index offset=0
 	marker='forging the index of the core' ;;
-*)	echo "not ok module-forge $what: no such target (shadow or index)"; exit 0 ;;
+module-index)
+	symbol= param=forge_module_index
+	marker="forging this module's index at" ;;
+*)	echo "not ok module-forge $what: no such target (shadow, index or module-index)"; exit 0 ;;
 esac
 name="module-forge $what"
 log=$logs/$arch-$mode-module-forge-$what.log
 
-jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
-addr=$(sysmap_addr "$arch" "$mode" "$symbol")
-if [ -z "$jiffies" ] || [ -z "$addr" ]; then
-	echo "not ok $name: no jiffies or $symbol in the $arch/$mode System.map"
-	exit 0
+if [ -n "$symbol" ]; then
+	jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
+	addr=$(sysmap_addr "$arch" "$mode" "$symbol")
+	if [ -z "$jiffies" ] || [ -z "$addr" ]; then
+		echo "not ok $name: no jiffies or $symbol in the $arch/$mode System.map"
+		exit 0
+	fi
+	run="module-forge:forge_map_jiffies=$jiffies:$param=$addr"
+else
+	run="module-forge:$param=1"
 fi
 
-boot_or_fail "$name" "$log" \
-	jtcfi.run="module-forge:forge_map_jiffies=$jiffies:$param=$addr" \
-	kunit.enable=0 oops=panic || exit 0
+boot_or_fail "$name" "$log" jtcfi.run="$run" kunit.enable=0 oops=panic || exit 0
 after=$(sed -n "/$marker/,\$p" "$log")
 why=
 [ -n "$after" ] || why=" the test module never forged anything;"
 echo "$after" | grep -q 'FAIL: a forged' && why="$why the forgery let the call in;"
 echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
 caught=$(echo "$after" | first_report)
-# A fault counts only if it is the attacker's first write: the System.map
-# address, moved as KASLR moved the kernel.
-moved=$(kaslr_offset "$arch" "$mode" "$log")
-first=$(printf '%x' $((addr + offset + ${moved:-0})))
+# A fault counts only if it is the attacker's first write.
+if [ -n "$symbol" ]; then
+	moved=$(kaslr_offset "$arch" "$mode" "$log")
+	first=$(printf '%x' $((addr + offset + ${moved:-0})))
+else
+	first=$(echo "$after" | sed -n "s/.*$marker \([0-9a-f]*\) .*/\1/p" | head -n 1 |
+		sed 's/^0*//')
+	[ -n "$first" ] || first=none
+fi
 case "$arch" in
 x86_64)	# The page fault, then that it was a write to a present, read-only page.
 	fault=$(echo "$after" | grep -m1 -A2 "BUG: unable to handle page fault for address: 0*$first\$")
