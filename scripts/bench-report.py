@@ -77,9 +77,11 @@ WHY = [
      "function's ENDBR64 (patch 0058), so that a call through the table runs "
      "one instruction more than kCFI's, not two. What would remove the rest is LLVM's: an "
      "inline cost that discounts the check, the slow path as a cold, "
-     "register-preserving call, constants rather than absolute symbols for "
-     "the rotate, and a direct call to the function once the check has "
-     "passed."),
+     "register-preserving call (the kernel cannot ask for one: clang 19 "
+     "emits the slow-path call with the C calling convention even where "
+     "`__cfi_slowpath_diag` is declared `preserve_most`), constants rather "
+     "than absolute symbols for the rotate, and a direct call to the "
+     "function once the check has passed."),
     (("cross-module-call", "core-to-module-call"),
      "**Cross-module calls.** A pointer made in another image is never "
      "in the caller's tables, so each call costs the caller's failed inline "
