@@ -1,6 +1,8 @@
 # jtcfi: jump-table forward-edge CFI for Debian's linux-source-6.12.
 #   make run      build, boot and show a forged indirect call being stopped
-#   make check    build and boot every (arch, mode) and run the tests
+#   make check    build and boot the jump-table kernel of every arch and run the tests
+#   make check-kcfi  the same tests on the tree's kCFI, and the no-CFI controls
+#   make check-all   both
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
@@ -15,6 +17,10 @@ ARCH  ?= arm64
 ARCHS ?= arm64 x86_64
 # Every CFI mode the series supports; "none" is the baseline, not a mode.
 ALL_MODES := $(filter-out none,$(patsubst configs/mode-%.config,%,$(wildcard configs/mode-*.config)))
+# make check tests jtcfi itself unless MODES names the kernels: each cold
+# kernel is 6-15 min of 2 cores, and the tree's kCFI and the kernel without
+# CFI, which jtcfi is compared with, take make check-kcfi's three more.
+CHECK_MODES := $(if $(filter environment command,$(origin MODES)),$(MODES),jt)
 MODES ?= $(ALL_MODES)
 # The strongest mode available on ARCH is the default.
 jt_arches := $(shell sed -n 's/^\# jtcfi-arches: //p' configs/mode-jt.config 2>/dev/null)
@@ -31,13 +37,19 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-kcfi check-all check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
 
 check: setup tree
-	$(S)/check.sh
+	MODES="$(CHECK_MODES)" $(S)/check.sh
+
+check-kcfi: setup tree
+	MODES="kcfi none" $(S)/check.sh
+
+check-all: setup tree
+	MODES="$(ALL_MODES) none" $(S)/check.sh
 
 # The README's first command as a new user meets it: a minimal Debian 12
 # root, a clone of REV (default HEAD) and nothing else the host installed.
