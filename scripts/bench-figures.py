@@ -115,27 +115,36 @@ def endbr_rows(mode, vmlinux, tool):
 
 
 def reference_rows(mode, build, precision_out, tool):
-    """jt: the entries nothing in the image refers to or names (cfi-jt-refs
-    on DIR/vmlinux.o) and the precision without them, kept as
-    ARCH-MODE.unreferenced beside the .precision file."""
+    """jt: the entries nothing in the image refers to or names, and those
+    only an export refers to (cfi-jt-refs -e on DIR/vmlinux.o), and the
+    precision without each kind, the listings kept as ARCH-MODE.unreferenced
+    and ARCH-MODE.export-only beside the .precision file."""
     vmlinux_o = os.path.join(build, "vmlinux.o")
+    vmlinux = os.path.join(build, "vmlinux")
     refs = os.path.join(os.path.dirname(tool), "cfi-jt-refs")
     if mode != "jt" or not os.path.isfile(vmlinux_o):
         return []
-    listing = precision_out[:-len(".precision")] + ".unreferenced"
-    with open(listing, "w") as f:
-        res = run([refs, vmlinux_o, os.path.join(build, "vmlinux")], stdout=f)
+    res = run([refs, "-e", vmlinux_o, vmlinux])
     rows = []
     for line in res.stderr.splitlines():
         key, value = key_value(line)
         if key in ("jt-entries-export-only", "jt-entries-unreferenced",
                    "jt-entries-unnamed"):
             rows.append((mode, 0, "precision", key, value, ""))
-    for line in run([tool, "-x", listing, os.path.join(build, "vmlinux")]).stdout.splitlines():
-        key, value = key_value(line)
-        if key == "targets-per-call-site":
-            rows.append((mode, 0, "precision", "targets-per-call-site-without-unnamed",
-                         value, ""))
+    # "ADDRESS NAME KIND"; unreferenced entries are unnamed ones too.
+    lines = res.stdout.splitlines()
+    for suffix, kinds, figure in (
+            ("unreferenced", ("unnamed", "unreferenced"),
+             "targets-per-call-site-without-unnamed"),
+            ("export-only", ("export-only",),
+             "targets-per-call-site-without-export-only")):
+        listing = precision_out[:-len(".precision")] + "." + suffix
+        with open(listing, "w") as f:
+            f.writelines(l + "\n" for l in lines if l.split()[-1] in kinds)
+        for line in run([tool, "-x", listing, vmlinux]).stdout.splitlines():
+            key, value = key_value(line)
+            if key == "targets-per-call-site":
+                rows.append((mode, 0, "precision", figure, value, ""))
     return rows
 
 
