@@ -332,7 +332,27 @@ struct jt_scan {
 	size_t nlinks, caplinks;
 	struct slowcall *calls;
 	size_t ncalls, capcalls;
+	size_t hoisted;		/* slow-path calls whose id x0 copies */
 };
+
+/*
+ * Whether x0 gets the type id of the slow-path call at @k from a
+ * callee-saved register (mov x0, x19..x28): the id was set up out of the
+ * cold block, on the path that passes the check, and kept across calls,
+ * which is what MachineLICM does to a check in a loop. A copy from a
+ * temporary is the block's own set-up.
+ */
+static bool id_from_callee_saved(const struct code *c, size_t k)
+{
+	size_t def;
+	u32 i;
+
+	if (!find_def(c, k, 0, 16, &def))
+		return false;
+	i = insn(c, def);
+	return (i & 0xffe0ffe0) == 0xaa0003e0 &&	/* orr x0, xzr, xN */
+	       rm(i) >= 19 && rm(i) <= 28;
+}
 
 /* Every type id that reaches the slow-path call at @k is a separate use. */
 static void add_slowcall(struct jt_scan *js, const struct code *c, size_t k)
@@ -373,8 +393,10 @@ static void scan_jt_code(const struct jt *jt, const struct code *c,
 			const struct symbol *fn = sym_at(c->img, pc_of(c, k));
 
 			/* __cfi_slowpath() only forwards its caller's type id. */
-			if (!fn || strcmp(fn->name, "__cfi_slowpath"))
+			if (!fn || strcmp(fn->name, "__cfi_slowpath")) {
 				add_slowcall(js, c, k);
+				js->hoisted += id_from_callee_saved(c, k);
+			}
 			continue;
 		}
 		if (!is_bcond(i) ||
@@ -547,6 +569,7 @@ int run_jt_arm64(const struct image *img)
 	report(img, "jt", jt.sites, jt.nsites, 16);
 	printf("reachable-functions: %ld\n", reachable);
 	printf("slowpath-calls: %zu\n", js.ncalls);
+	printf("slowpath-type-id-from-callee-saved: %zu\n", js.hoisted);
 	printf("jt-entry-symbols: %zu\n", jt.nentries);
 	printf("jt-tables: %zu\n", jt.ntables);
 	printf("jt-table-entries: %ld\n", entries);

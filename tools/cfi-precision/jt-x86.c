@@ -304,8 +304,21 @@ static bool is_movabs(const unsigned char *p, int reg)
 	return p[0] == (0x48 | (reg >= 8 ? 1 : 0)) && p[1] == 0xb8 + (reg & 7);
 }
 
+/* %rbx, %rbp, %r12-%r15 */
+static bool callee_saved(int reg)
+{
+	return reg == 3 || reg == 5 || reg >= 12;
+}
+
+/*
+ * Every slow-path call goes in @sites; *@hoisted counts those whose type
+ * id is copied into %rdi from a callee-saved register a MOVABS loaded:
+ * set up out of the cold block, on the path that passes the check, and
+ * kept across calls, which is what MachineLICM does to a check in a loop.
+ */
 static void scan_sites(const struct image *img, u64 slowpath,
-		       struct site **sites, size_t *n, size_t *cap)
+		       struct site **sites, size_t *n, size_t *cap,
+		       size_t *hoisted)
 {
 	size_t i;
 	u64 k;
@@ -360,8 +373,10 @@ static void scan_sites(const struct image *img, u64 slowpath,
 							break;
 						}
 					}
-					if (site.resolved)
+					if (site.resolved) {
+						*hoisted += callee_saved(from);
 						break;
+					}
 				}
 			}
 			PUSH(*sites, *n, *cap, site);
@@ -373,7 +388,7 @@ int run_jt_x86(const struct image *img)
 {
 	const struct symbol *slow = sym_by_name(img, "__cfi_slowpath_diag");
 	struct site *sites = NULL;
-	size_t nsites = 0, cap = 0, i, j, bad;
+	size_t nsites = 0, cap = 0, hoisted = 0, i, j, bad;
 	long entries = 0, reachable = 0;
 	int entry_size;
 
@@ -387,7 +402,7 @@ int run_jt_x86(const struct image *img)
 		return 1;
 	}
 	bad = check_tables(img, &entry_size);
-	scan_sites(img, slow->addr, &sites, &nsites, &cap);
+	scan_sites(img, slow->addr, &sites, &nsites, &cap, &hoisted);
 	/* Entries -x lists count as removed. */
 	for (i = 0; i < nsites; i++) {
 		const struct table *t = table_of(sites[i].type);
@@ -409,6 +424,7 @@ int run_jt_x86(const struct image *img)
 	report(img, "jt", sites, nsites, 16);
 	printf("reachable-functions: %ld\n", reachable);
 	printf("slowpath-calls: %zu\n", nsites);
+	printf("slowpath-type-id-from-callee-saved: %zu\n", hoisted);
 	printf("jt-tables: %zu\n", ntables);
 	printf("jt-table-entries: %ld\n", entries);
 	printf("jt-entry-bytes: %d\n", entry_size);
