@@ -332,7 +332,7 @@ struct jt_scan {
 	size_t nlinks, caplinks;
 	struct slowcall *calls;
 	size_t ncalls, capcalls;
-	size_t hoisted;		/* slow-path calls whose id x0 copies */
+	size_t hoisted;		/* of them, id_from_callee_saved() */
 };
 
 /*
