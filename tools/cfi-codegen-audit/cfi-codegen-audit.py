@@ -19,16 +19,17 @@ reads nothing that attacker can write. The rules, per image:
               on, when the record's kind byte is one it does not know. In
               a module it is the kernel's: a branch to
               cfi_jt_module_check_fail() and nothing else.
-  check       __cfi_check(), with the blocks LTO places after it, reads no
-              memory but its own stack frame and read-only data: clang's
-              handler, inlined, shows here as a read through the third
-              argument.
+  check       __cfi_check() reads no memory but its own stack frame and
+              read-only data: clang's handler, inlined, shows here as a
+              read through the third argument.
   entries     every jump-table entry (<function>.cfi_jt) is a landing pad
               (BTI C, ENDBR64) and a direct branch, then padding: no memory
               access, no indirect branch.
 
-A broken rule is printed with its instruction and fails the audit (exit
-status 1). Modules and --sites disassemble the whole image; otherwise
+Only the code within each function's symbol size is judged. A broken
+rule is printed with its instruction and fails the audit (exit status 1).
+A module without __cfi_check() is reported, not failed: the module loader
+refuses it. Modules and --sites disassemble the whole image; otherwise
 only the two functions of vmlinux are read.
 
 --sites counts, for every call of the cross-DSO slow path
@@ -347,10 +348,26 @@ def where_from(arch, path, reg):
     return "callee-saved" if reg in arch.callee_saved else "unresolved"
 
 
-def writable_symbols(nm, path):
-    res = subprocess.run([nm, path], capture_output=True, text=True)
-    return {f[-1] for f in (l.split() for l in res.stdout.splitlines())
-            if len(f) >= 2 and f[-2] in ("d", "D", "b", "B")}
+def symbols(nm, path):
+    """PATH's symbols: {name: (type, address, size)}."""
+    res = subprocess.run([nm, "-S", path], capture_output=True, text=True)
+    syms = {}
+    for f in (l.split() for l in res.stdout.splitlines()):
+        if len(f) == 4:
+            syms.setdefault(f[3], (f[2], int(f[0], 16), int(f[1], 16)))
+        elif len(f) == 3 and f[1] != "U":
+            syms.setdefault(f[2], (f[1], int(f[0], 16), 0))
+    return syms
+
+
+def own_code(insns, sym):
+    """The instructions within SYM's size. objdump counts everything up to
+    the next symbol as the function's: LTO leaves the stub __cfi_check()
+    clang emits into every unit there, without a symbol, where nothing
+    calls it."""
+    if not sym or not sym[2]:
+        return insns
+    return [i for i in insns if sym[1] <= i.addr < sym[1] + sym[2]]
 
 
 def main():
@@ -373,12 +390,16 @@ def main():
             print(f"{path}: no __cfi_check(): not built with jump-table CFI")
             failed += not module
             continue
+        syms = symbols(nm, path)
+        writable = {n for n, (t, _, _) in syms.items() if t in "dDbB"}
         bad = []
         if "__cfi_check_fail" in funcs:
-            bad += audit_check_fail(arch, funcs["__cfi_check_fail"], module)
+            bad += audit_check_fail(arch, own_code(funcs["__cfi_check_fail"],
+                                                   syms.get("__cfi_check_fail")), module)
         elif module:
             bad.append("no __cfi_check_fail")
-        bad += audit_check(arch, funcs["__cfi_check"], writable_symbols(nm, path))
+        bad += audit_check(arch, own_code(funcs["__cfi_check"], syms.get("__cfi_check")),
+                           writable)
         line = f"{path}: " + (f"{len(bad)} problems" if bad else "ok")
         if whole:
             ebad, entries = audit_entries(arch, funcs)
