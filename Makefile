@@ -3,6 +3,7 @@
 #   make check    build and boot the jump-table kernel of every arch and run the tests
 #   make check-kcfi  the same tests on the tree's kCFI, and the no-CFI controls
 #   make check-all   both
+#   make check-open  the attacks jt does not stop yet (tests/plan-open): they fail
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
@@ -36,7 +37,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-kcfi check-all check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -49,6 +50,11 @@ check-kcfi: setup tree
 
 check-all: setup tree
 	MODES="$(ALL_MODES) none" $(S)/check.sh
+
+# Attacks from the threat review that jt does not stop yet: each test fails
+# until its fix moves its line to tests/plan.
+check-open: setup tree
+	JTCFI_PLAN=$(CURDIR)/tests/plan-open $(S)/check.sh
 
 # The README's first command as a new user meets it: a minimal Debian 12
 # root, a clone of REV (default HEAD) and nothing else the host installed.

@@ -1,0 +1,26 @@
+#!/bin/bash
+# bpf-run-forge.sh ARCH MODE LOGDIR SITE: play CFI's own attacker against
+# the run sites of BPF programs.  A JIT-compiled program's struct
+# bpf_prog stays writable, and every run calls its bpf_func; the test
+# module overwrites it with the code of a function of another prototype
+# and runs the program:
+#   module  from the module itself (bpf_prog_run_pin_on_cpu());
+#   core    as the filter of a kernel socket, through the core kernel's
+#           sk_filter_trim_cap().
+# Passes only if the run is refused (a report, the guest down).
+set -u
+. "$(dirname "$0")/lib.sh"
+test_args "$@"
+expect_only caught
+where=${4:-}
+name="bpf-run-forge $where"
+log=$logs/$arch-$mode-bpf-run-forge-$where.log
+case "$where" in
+module)	run=module-forge:forge_bpf_func=1 site= ;;
+core)	run=module-forge:forge_bpf_func=1:forge_bpf_socket=1 site=sk_filter_trim_cap ;;
+*)	echo "not ok bpf-run-forge: no such run site '$where' (module or core)"; exit 0 ;;
+esac
+
+boot_or_fail "$name" "$log" jtcfi.run="$run" kunit.enable=0 oops=panic || exit 0
+caught_verdict "$name" "$log" 'forging the bpf_func of a JIT-compiled' \
+	'FAIL: a BPF run site called a forged bpf_func\|^jtcfi-guest: survived' "$site"
