@@ -309,7 +309,11 @@ def audit_sites(arch, funcs):
             counts["sites"] += 1
             path, j = [], k + 1
             reg = None
-            while j < len(insns) and len(path) < 32:
+            # Bounded in steps, not only in path length: a jump back to
+            # itself (or a cycle of jumps) adds nothing to the path.
+            for _ in range(64):
+                if j >= len(insns) or len(path) >= 32:
+                    break
                 ins = insns[j]
                 reg = arch.indirect(ins)
                 if reg:
