@@ -37,7 +37,7 @@ GOAL = {g[0]: g for g in GOALS}
 COMPARE = {"<=": operator.le, ">=": operator.ge}
 
 MODES = ["none", "kcfi", "jt"]
-MICRO = ["loop", "direct", "unchecked", "checked", "cross", "into"]
+MICRO = ["loop", "direct", "unchecked", "checked", "cross", "into", "bpf-run", "bpf-direct"]
 MICRO_WHAT = {
     "loop": "loop alone (reference)",
     "direct": "direct call",
@@ -45,6 +45,8 @@ MICRO_WHAT = {
     "checked": "indirect call, checked, same module",
     "cross": "indirect call, checked, module to core kernel (jt: slow path)",
     "into": "bsearch() of one element: the core kernel's checked call into the module",
+    "bpf-run": "a JIT-compiled classic BPF program run, returning a constant (jt: the JIT entry set's look-up)",
+    "bpf-direct": "the same program called as the dispatcher calls it, unchecked (reference for bpf-run)",
 }
 
 

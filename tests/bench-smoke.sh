@@ -13,7 +13,8 @@ log=$logs/$arch-$mode-bench-smoke.log
 # every benchmark boot for one that never reached init).
 boot_or_fail bench-smoke "$log" kunit.enable=0 printk.time=1 \
 	jtcfi.run=bench-micro:10000,bench-macro:quick,bench-modload:3 || exit 0
-expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" "micro into" modload)
+expected=("micro loop" "micro direct" "micro unchecked" "micro checked" "micro cross" "micro into"
+	"micro bpf-run" "micro bpf-direct" modload)
 for c in "$JTCFI_TOP"/guest/bench/*.c; do
 	prog=$(basename "$c" .c)
 	[ "$prog" = modload ] || expected+=("macro $prog")

@@ -15,13 +15,21 @@
  *              element, whose one call of the comparison is checked in
  *              the core kernel, through a pointer this module made (the
  *              host subtracts the same loop without CFI)
+ *   bpf-run    a run of a JIT-compiled classic BPF program that returns
+ *              a constant (bpf_prog_run()); under jump-table CFI the run
+ *              site looks its entry up in the read-only set of JIT
+ *              entries, under x86 kCFI it checks the BPF type hash
+ *   bpf-direct the same program called as the BPF dispatcher calls it,
+ *              with no check: bpf-run less bpf-direct is the run site's
+ *              check
  *
- * All targets have one prototype and only return, so the figures differ
+ * The C targets have one prototype and only return, so the figures differ
  * by the call and its check alone.  Results are printed as
  * "jtcfi-bench: micro NAME calls=N ns=T" for the host to read.
  */
 #include <linux/bsearch.h>
 #include <linux/compiler.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
@@ -146,6 +154,38 @@ static u64 time_into(cmp_func_t cmp)
 	return t1 - t0;
 }
 
+static u64 time_bpf_run(const struct bpf_prog *prog)
+{
+	unsigned long i, flags;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < calls; i++) {
+		OPTIMIZER_HIDE_VAR(prog);
+		bpf_prog_run(prog, NULL);
+	}
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
+static u64 time_bpf_direct(const struct bpf_prog *prog)
+{
+	unsigned long i, flags;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < calls; i++) {
+		OPTIMIZER_HIDE_VAR(prog);
+		bpf_dispatcher_nop_func(NULL, prog->insnsi, prog->bpf_func);
+	}
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
 static void report(const char *name, u64 ns)
 {
 	pr_info("jtcfi-bench: micro %s calls=%lu ns=%llu\n", name, calls, ns);
@@ -155,6 +195,10 @@ static int __init cfi_bench_init(void)
 {
 	read_fn core_fn = simple_dir_operations.read;
 	read_fn zero_fn = bench_read_zero;
+	struct sock_filter insns[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	struct sock_fprog_kern fprog = { .len = ARRAY_SIZE(insns), .filter = insns };
+	struct bpf_prog *prog;
+	int err;
 
 	if (!calls)
 		return -EINVAL;
@@ -169,6 +213,17 @@ static int __init cfi_bench_init(void)
 	report("checked", time_checked(bench_read));
 	report("cross", time_checked(core_fn));
 	report("into", time_into(bench_cmp));
+
+	/* The program never reads its context. */
+	err = bpf_prog_create(&prog, &fprog);
+	if (err)
+		return err;
+	if (prog->jited) {
+		report("bpf-run", time_bpf_run(prog));
+		report("bpf-direct", time_bpf_direct(prog));
+	} else
+		pr_err("jtcfi-bench: error: the BPF program was not JIT-compiled\n");
+	bpf_prog_destroy(prog);
 	return 0;
 }
 module_init(cfi_bench_init);

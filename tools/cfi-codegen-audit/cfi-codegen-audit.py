@@ -4,6 +4,7 @@
 read back from a linked vmlinux and its modules with llvm-objdump.
 
     cfi-codegen-audit.py [-o OBJDUMP] [--sites] VMLINUX|MODULE.ko ...
+    cfi-codegen-audit.py [-o OBJDUMP] --probe-after FUNCTION MODULE.ko
 
 A jump-table CFI verdict is made by code no C source shows: each image's
 __cfi_check() (a switch over the type ids of its tables), the
@@ -39,6 +40,11 @@ memory after the slow path returned (a spill: a write to that stack slot
 while the slow path runs redirects the call), or kept in a callee-saved
 register (which any function the slow path runs may save on its own
 stack). They are counts of exposure to a stack write, not failures.
+
+--probe-after prints, for the first slow-path call in FUNCTION, the
+offset within FUNCTION of the instruction the call returns to and where
+the target is when the checked call is made (as --sites classes it): the
+place for tests/spill-forge.sh's probe.
 """
 
 import argparse
@@ -48,6 +54,8 @@ import sys
 
 SLOWPATH = {"__cfi_slowpath_diag", "__cfi_slowpath"}
 MODULE_HANDLER = "cfi_jt_module_check_fail"
+# The "register" of an indirect call whose target operand is in memory.
+MEMORY = "(memory)"
 
 FUNC_RE = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 INSN_RE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
@@ -227,6 +235,8 @@ class X86:
             return None
         if i.args.startswith("*%"):
             return self.reg(i.args)
+        if i.args.startswith("*") and "(" in i.args:
+            return MEMORY		# the call reads its target from memory
         m = re.fullmatch(r"__x86_indirect_(?:call_)?thunk_(\w+)", i.named() or "")
         return self.reg(m.group(1)) if m else None
 
@@ -298,41 +308,66 @@ def audit_entries(arch, funcs):
     return bad, n
 
 
+def site_class(arch, insns, k, at):
+    """Where the target is when the call after the slow-path call
+    INSNS[K] is made ("reloaded", "callee-saved" or "unresolved"); AT maps
+    addresses to indices in INSNS."""
+    path, j = [], k + 1
+    reg = None
+    # Bounded in steps, not only in path length: a jump back to
+    # itself (or a cycle of jumps) adds nothing to the path.
+    for _ in range(64):
+        if j >= len(insns) or len(path) >= 32:
+            break
+        ins = insns[j]
+        reg = arch.indirect(ins)
+        if reg:
+            break
+        if arch.is_jump(ins):
+            m = ADDR_RE.match(ins.args)
+            dest = int(m.group(1), 16) if m else None
+            if dest not in at:
+                break
+            j = at[dest]
+            continue
+        if arch.is_call(ins) or arch.is_ret(ins):
+            break
+        path.append(ins)
+        j += 1
+    return where_from(arch, path, reg)
+
+
+def slowpath_calls(arch, insns):
+    """Indices of INSNS that call the slow path."""
+    return [k for k, i in enumerate(insns) if arch.is_call(i) and i.named() in SLOWPATH]
+
+
 def audit_sites(arch, funcs):
     """Where the target is when the call after each slow-path call is made."""
     counts = {"sites": 0, "reloaded": 0, "callee-saved": 0, "unresolved": 0}
-    for name, insns in funcs.items():
-        at = None
-        for k, i in enumerate(insns):
-            if not (arch.is_call(i) and i.named() in SLOWPATH):
-                continue
+    for insns in funcs.values():
+        at = {x.addr: n for n, x in enumerate(insns)}
+        for k in slowpath_calls(arch, insns):
             counts["sites"] += 1
-            path, j = [], k + 1
-            reg = None
-            # Bounded in steps, not only in path length: a jump back to
-            # itself (or a cycle of jumps) adds nothing to the path.
-            for _ in range(64):
-                if j >= len(insns) or len(path) >= 32:
-                    break
-                ins = insns[j]
-                reg = arch.indirect(ins)
-                if reg:
-                    break
-                if arch.is_jump(ins):
-                    m = ADDR_RE.match(ins.args)
-                    if at is None:
-                        at = {x.addr: n for n, x in enumerate(insns)}
-                    dest = int(m.group(1), 16) if m else None
-                    if dest not in at:
-                        break
-                    j = at[dest]
-                    continue
-                if arch.is_call(ins) or arch.is_ret(ins):
-                    break
-                path.append(ins)
-                j += 1
-            counts[where_from(arch, path, reg)] += 1
+            counts[site_class(arch, insns, k, at)] += 1
     return counts
+
+
+def probe_after(arch, funcs, name):
+    """"OFFSET CLASS" of the first slow-path call in function NAME: the
+    offset of the instruction it returns to, and where the target is."""
+    # LTO may have given a local function a unique suffix.
+    same = [f for f in funcs
+            if re.fullmatch(re.escape(name) + r"(\.[0-9a-f]{32}|\.llvm\.\d+)?", f)]
+    insns = funcs.get(same[0]) if same else None
+    if not insns:
+        return f"no function {name}"
+    calls = slowpath_calls(arch, insns)
+    if not calls or calls[0] + 1 >= len(insns):
+        return f"no slow-path call in {name}"
+    k = calls[0]
+    at = {x.addr: n for n, x in enumerate(insns)}
+    return f"{insns[k + 1].addr - insns[0].addr:#x} {site_class(arch, insns, k, at)}"
 
 
 def where_from(arch, path, reg):
@@ -340,6 +375,8 @@ def where_from(arch, path, reg):
     path was called: follow register moves back along PATH."""
     if not reg:
         return "unresolved"
+    if reg == MEMORY:
+        return "reloaded"
     for i in reversed(path):
         if not arch.writes(i, reg):
             continue
@@ -378,9 +415,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--objdump", default="llvm-objdump-19")
     ap.add_argument("--sites", action="store_true")
+    ap.add_argument("--probe-after", metavar="FUNCTION")
     ap.add_argument("images", nargs="+")
     opts = ap.parse_args()
     nm = opts.objdump.replace("objdump", "nm")
+    if opts.probe_after:
+        path = opts.images[0]
+        funcs = disassemble(opts.objdump, path)
+        print(probe_after(arch_of(opts.objdump, path), funcs, opts.probe_after))
+        return 0
     failed = 0
     total = {}
     for path in opts.images:
