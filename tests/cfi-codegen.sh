@@ -14,8 +14,7 @@ test_args "$@"
 expect_only pass
 out=$(build_dir "$arch" "$mode")
 report=$logs/$arch-$mode-cfi-codegen.txt
-objdump=llvm-objdump$LLVM
-command -v "$objdump" > /dev/null || { echo "not ok cfi-codegen: $objdump is not installed"; exit 0; }
+need_objdump "cfi-codegen" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok cfi-codegen: $out/vmlinux is missing"; exit 0; }
 # modroot/ holds copies of the tree's modules.
 mapfile -t modules < <(find "$out" -name '*.ko' -not -path "$out/modroot/*" | sort)

@@ -12,8 +12,7 @@ expect_only caught
 name=exit-entry
 log=$logs/$arch-$mode-exit-entry.log
 out=$(build_dir "$arch" "$mode")
-objdump=llvm-objdump$LLVM
-command -v "$objdump" > /dev/null || { echo "not ok $name: $objdump is not installed"; exit 0; }
+need_objdump "$name" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok $name: $out/vmlinux is missing"; exit 0; }
 
 # The first function of .exit.text that has an entry (<function>[.<hash>].cfi_jt).

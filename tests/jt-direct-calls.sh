@@ -15,8 +15,7 @@ test_args "$@"
 expect_only pass
 out=$(build_dir "$arch" "$mode")
 dis=$logs/$arch-$mode-jt-direct-calls.txt
-objdump=llvm-objdump$LLVM
-command -v "$objdump" > /dev/null || { echo "not ok jt-direct-calls: $objdump is not installed"; exit 0; }
+need_objdump "jt-direct-calls" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok jt-direct-calls: $out/vmlinux is missing"; exit 0; }
 
 read -r start end < <(awk '$3 == "__cfi_jt_start" { s = $1 } $3 == "__cfi_jt_end" { e = $1 }

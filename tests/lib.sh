@@ -26,6 +26,15 @@ test_args() {
 	logs=$(mkdir -p "$3" && cd "$3" && pwd)
 }
 
+# need_objdump NAME: sets objdump to the LLVM objdump of $LLVM, or prints
+# "not ok NAME" and returns 1 (the caller exits) if it is not installed.
+need_objdump() {
+	objdump=llvm-objdump$LLVM
+	command -v "$objdump" > /dev/null && return 0
+	echo "not ok $1: $objdump is not installed"
+	return 1
+}
+
 # expect_only EXPECTATION...: check.sh passes the test plan's expectation
 # in JTCFI_EXPECT; a test that asserts a fixed outcome refuses any other
 # rather than report "ok" for something it did not check.

@@ -18,8 +18,7 @@ expect_only caught
 name=spill-forge
 log=$logs/$arch-$mode-spill-forge.log
 ko=$(build_dir "$arch" "$mode")/lib/test_cfi_module.ko
-objdump=llvm-objdump$LLVM
-command -v "$objdump" > /dev/null || { echo "not ok $name: $objdump is not installed"; exit 0; }
+need_objdump "$name" || exit 0
 [ -f "$ko" ] || { echo "not ok $name: $ko is missing"; exit 0; }
 
 audit() {

@@ -221,8 +221,9 @@ static int __init cfi_bench_init(void)
 	if (prog->jited) {
 		report("bpf-run", time_bpf_run(prog));
 		report("bpf-direct", time_bpf_direct(prog));
-	} else
+	} else {
 		pr_err("jtcfi-bench: error: the BPF program was not JIT-compiled\n");
+	}
 	bpf_prog_destroy(prog);
 	return 0;
 }
