@@ -1,8 +1,8 @@
 #!/bin/bash
 # el2-kvm.sh ARCH MODE LOGDIR: boot at EL2 (QEMU virt,virtualization=on)
 # with KVM built in and forced to nVHE, so the hypervisor code, which the
-# kernel builds without jump-table CFI, is installed and initialised
-# under a CFI kernel.  arm64 only.
+# kernel builds with kCFI in both CFI modes (it cannot use jump tables),
+# is installed and initialised under a CFI kernel.  arm64 only.
 set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"

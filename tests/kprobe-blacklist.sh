@@ -4,7 +4,9 @@
 # kprobe blacklist must refuse each.  The macro records the address C
 # takes of a function, under jump-table CFI its jump-table entry: a kernel
 # that blacklists the entry leaves the code probeable (make audit's
-# ftracetest run then looped in the die path).
+# ftracetest run then looped in the die path).  Under jump-table CFI also
+# one on an entry of the module's jump tables, where sealing writes traps
+# (and x86 takes an INT3 for a sealed entry's before asking kprobes).
 set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
@@ -13,8 +15,14 @@ log=$logs/$arch-$mode-kprobe-blacklist.log
 
 boot_or_fail kprobe-blacklist "$log" \
 	jtcfi.run=kprobe-blacklist kunit.enable=0 oops=panic || exit 0
-passed_verdict kprobe-blacklist "$log" \
-	"kprobes refused on notify_die() and on a module's NOKPROBE_SYMBOL() function" \
+what="notify_die() and a module's NOKPROBE_SYMBOL() function"
+entry=
+if [ "$mode" = jt ]; then
+	what="$what, and on a module's jump-table entry"
+	entry='cfi_noprobe: a kprobe on a jump-table entry of this module (.*) was refused (-22)'
+fi
+passed_verdict kprobe-blacklist "$log" "kprobes refused on $what" \
 	'cfi_noprobe: a kprobe on notify_die (.*) was refused (-22)' \
 	'cfi_noprobe: a kprobe on cfi_noprobe_listed (.*) was refused (-22)' \
+	${entry:+"$entry"} \
 	'^jtcfi-guest: kprobe-blacklist: every listed function refused'

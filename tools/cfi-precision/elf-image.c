@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ELF reader of cfi-precision, cfi-jt-refs and endbr-count; see
+ * The ELF reader of every tool here; see
  * elf-image.h.  Nothing here prints: the tools keep their own messages.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading a vmlinux (or vmlinux.o) with libelf, for all three tools: the
+ * Reading a vmlinux (or vmlinux.o) with libelf, for every tool here: the
  * allocated sections' bytes by address and the symbols sorted by address,
  * so that code can be decoded and named; the raw symbol table for what
  * the sorted list leaves out (mapping symbols, absolute and section

@@ -1,0 +1,26 @@
+#!/bin/bash
+# die-stop.sh ARCH MODE LOGDIR: the attacker who can write kernel data
+# puts a notifier on die_chain that stops every oops (here the test module
+# registers one) and clears panic_on_oops (here: the guest boots without
+# oops=panic), so that die() returns.  Then the test module makes a call
+# CFI must refuse.  jt's stop depends on neither: the call is reported and
+# the kernel panics.  arm64 kCFI skips its BRK when die() returns: the
+# call is made, the expected miss.  (x86 kCFI returns to its UD2 and
+# traps again, forever: no verdict, so the plan has no line for it.)
+set -u
+. "$(dirname "$0")/lib.sh"
+test_args "$@"
+expect_only caught missed
+name=die-stop
+log=$logs/$arch-$mode-$name.log
+
+boot_or_fail "$name" "$log" \
+	jtcfi.run=module-forge:mismatch=1:forge_die_stop=1 kunit.enable=0 || exit 0
+marker='mismatched prototype \.\.\.'
+if [ "${JTCFI_EXPECT:-caught}" = missed ]; then
+	missed_verdict "$name" "$log" "$marker" '(die() returned, the call went on)' \
+		'die notifier: stopping this oops' 'FAIL: survived mismatched call'
+else
+	caught_verdict "$name" "$log" "$marker" 'FAIL: survived\|^jtcfi-guest: survived' \
+		'init_module\|test_cfi_module_init'
+fi
