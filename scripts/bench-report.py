@@ -423,7 +423,9 @@ def report_arch(fig, arch, modes, svg_name):
                        ("endbr-total", "ENDBR64 at function and entry starts"),
                        ("endbr-sealed", "of those sealed by objtool"),
                        ("endbr-left", "left: where IBT lets an indirect branch land"),
-                       ("endbr-in-jump-tables", "of those left, jump-table entries")]:
+                       ("endbr-in-jump-tables", "of those left, jump-table entries"),
+                       ("endbr-sealed-in-jump-tables",
+                        "jump-table entries sealed: targets IBT removes from the tables")]:
         # x86_64 only (IBT): no row where no mode has the figure.
         if name.startswith("endbr-") and all(med(fig, "static", name, m) is None for m in modes):
             continue

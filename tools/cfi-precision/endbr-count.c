@@ -14,6 +14,9 @@
  *                         allows once the kernel runs
  *   endbr-in-jump-tables  of those left, how many are jump-table entries
  *                         (between __cfi_jt_start and __cfi_jt_end)
+ *   endbr-sealed-in-jump-tables  the jump-table entries sealed: targets
+ *                         the jump tables allow and IBT removes, since
+ *                         nothing takes their address where objtool looks
  *
  * An ENDBR64 is counted where a function symbol (STT_FUNC) starts, each
  * address once, and at every 16 bytes of the jump tables; ENDBR64 inside
@@ -52,7 +55,7 @@ int main(int argc, char **argv)
 	u64 jt_start = 0, jt_end = 0, seal_addr = 0, seal_size = 0, a;
 	u64 *starts = NULL, *sealed = NULL;
 	size_t nstarts = 0, capstarts = 0, nsealed = 0, i, total = 0;
-	size_t left = 0, in_jt = 0, nsealed_counted = 0;
+	size_t left = 0, in_jt = 0, nsealed_counted = 0, sealed_jt = 0;
 	struct image img;
 
 	if (argc != 2) {
@@ -142,6 +145,7 @@ int main(int argc, char **argv)
 		total++;
 		if (in_sorted(sealed, nsealed, a)) {
 			nsealed_counted++;
+			sealed_jt++;
 		} else {
 			left++;
 			in_jt++;
@@ -151,6 +155,7 @@ int main(int argc, char **argv)
 	printf("endbr-sealed: %zu\n", nsealed_counted);
 	printf("endbr-left: %zu\n", left);
 	printf("endbr-in-jump-tables: %zu\n", in_jt);
+	printf("endbr-sealed-in-jump-tables: %zu\n", sealed_jt);
 	if (nsealed_counted != nsealed)
 		fprintf(stderr, "endbr-count: %zu of %zu seal entries are not at a counted ENDBR64\n",
 			nsealed - nsealed_counted, nsealed);
