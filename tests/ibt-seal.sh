@@ -26,14 +26,15 @@ for f in vmlinux Module.symvers; do
 	[ -f "$out/$f" ] || { echo "not ok $name: $out/$f is missing"; exit 0; }
 done
 
-# What the kernel hands out: GPL-only exports (Module.symvers: CRC, name,
-# module, license, namespace) and the arguments of CFI_NOSEAL().
+# What the kernel hands out: the arguments of CFI_NOSEAL() and GPL-only
+# exports (Module.symvers: CRC, name, module, license, namespace).
+git -C "$JTCFI_TREE" grep -hoE '\bCFI_NOSEAL\([A-Za-z_][A-Za-z0-9_]*\)' -- '*.c' |
+	sed 's/.*(\(.*\))/\1/' | sort -u > "$report.noseal"
+nseal=$(wc -l < "$report.noseal")
 {
+	cat "$report.noseal"
 	awk -F'\t' '$4 ~ /_GPL$/ { print $2 }' "$out/Module.symvers"
-	git -C "$JTCFI_TREE" grep -hoE '\bCFI_NOSEAL\([A-Za-z_][A-Za-z0-9_]*\)' -- '*.c' |
-		sed 's/.*(\(.*\))/\1/'
 } | sort -u > "$report.handed-out"
-nseal=$(git -C "$JTCFI_TREE" grep -hoE '\bCFI_NOSEAL\([A-Za-z_][A-Za-z0-9_]*\)' -- '*.c' | sort -u | wc -l)
 
 : > "$report.sealed"
 images=0

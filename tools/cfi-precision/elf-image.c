@@ -213,3 +213,46 @@ const char *describe(const struct image *img, u64 addr)
 			 addr - s->addr);
 	return b;
 }
+
+/*
+ * The addresses objtool's seal list names in a linked x86-64 image built
+ * with IBT, sorted: s32 offsets, each from its own address, between
+ * __ibt_endbr_seal and __ibt_endbr_seal_end. Returns how many, 0 (and
+ * *@out NULL) if the image has no list, -1 if the list is not in the
+ * file's loaded sections (image_load() first).
+ */
+long image_ibt_seal_list(const struct image *img, u64 **out)
+{
+	u64 start = 0, end = 0, *v;
+	const struct section *s;
+	size_t i, n;
+
+	*out = NULL;
+	for (i = 0; i < img->nsymtab; i++) {
+		const char *name;
+		GElf_Sym sym;
+
+		image_sym(img, i, &sym);
+		name = image_sym_name(img, &sym);
+		if (name && !strcmp(name, "__ibt_endbr_seal"))
+			start = sym.st_value;
+		else if (name && !strcmp(name, "__ibt_endbr_seal_end"))
+			end = sym.st_value;
+	}
+	if (!start || end <= start)
+		return 0;
+	s = find_sec(img, start, end - start);
+	if (!s)
+		return -1;
+	n = (end - start) / 4;
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		s32 off;
+
+		memcpy(&off, s->data + (start - s->addr) + 4 * i, sizeof(off));
+		v[i] = start + 4 * i + (s64)off;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*out = v;
+	return n;
+}

@@ -65,5 +65,6 @@ bool read_mem(const struct image *img, u64 addr, void *buf, size_t len);
 const struct symbol *sym_by_name(const struct image *img, const char *name);
 const struct symbol *sym_at(const struct image *img, u64 addr);
 const char *describe(const struct image *img, u64 addr);
+long image_ibt_seal_list(const struct image *img, u64 **out);
 
 #endif

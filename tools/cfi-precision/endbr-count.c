@@ -52,11 +52,12 @@ static bool in_sorted(const u64 *v, size_t n, u64 key)
 
 int main(int argc, char **argv)
 {
-	u64 jt_start = 0, jt_end = 0, seal_addr = 0, seal_size = 0, a;
+	u64 jt_start = 0, jt_end = 0, a;
 	u64 *starts = NULL, *sealed = NULL;
 	size_t nstarts = 0, capstarts = 0, nsealed = 0, i, total = 0;
 	size_t left = 0, in_jt = 0, nsealed_counted = 0, sealed_jt = 0;
 	struct image img;
+	long seal;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: endbr-count VMLINUX\n");
@@ -96,34 +97,14 @@ int main(int argc, char **argv)
 			jt_start = sym.st_value;
 		else if (!strcmp(sname, "__cfi_jt_end"))
 			jt_end = sym.st_value;
-		else if (!strcmp(sname, "__ibt_endbr_seal"))
-			seal_addr = sym.st_value;
-		else if (!strcmp(sname, "__ibt_endbr_seal_end"))
-			seal_size = sym.st_value;
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC)
 			PUSH(starts, nstarts, capstarts, sym.st_value);
 	}
 
-	/* The seal list: s32 offsets, each from its own address. */
-	if (seal_addr && seal_size > seal_addr) {
-		const struct section *s;
-		const unsigned char *p;
-
-		seal_size -= seal_addr;
-		s = find_sec(&img, seal_addr, seal_size);
-		if (!s)
-			die("__ibt_endbr_seal is not in the file", argv[1]);
-		p = s->data + (seal_addr - s->addr);
-		nsealed = seal_size / 4;
-		sealed = xrealloc(NULL, nsealed * sizeof(*sealed));
-		for (i = 0; i < nsealed; i++) {
-			s32 off;
-
-			memcpy(&off, p + 4 * i, sizeof(off));
-			sealed[i] = seal_addr + 4 * i + (s64)off;
-		}
-		qsort(sealed, nsealed, sizeof(*sealed), cmp_u64);
-	}
+	seal = image_ibt_seal_list(&img, &sealed);
+	if (seal < 0)
+		die("__ibt_endbr_seal is not in the file", argv[1]);
+	nsealed = seal;
 
 	qsort(starts, nstarts, sizeof(*starts), cmp_u64);
 	for (i = 0; i < nstarts; i++) {

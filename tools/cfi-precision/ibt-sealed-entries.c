@@ -55,36 +55,20 @@ static int cmp_place(const void *a, const void *b)
 /* The sealed places of a linked image. */
 static size_t sealed_linked(struct image *img, struct place **out)
 {
-	u64 start = 0, end = 0;
-	const struct section *s;
 	struct place *v;
-	size_t i, n;
+	long i, n;
+	u64 *seal;
 
-	for (i = 0; i < img->nsymtab; i++) {
-		const char *name;
-		GElf_Sym sym;
-
-		image_sym(img, i, &sym);
-		name = image_sym_name(img, &sym);
-		if (name && !strcmp(name, "__ibt_endbr_seal"))
-			start = sym.st_value;
-		else if (name && !strcmp(name, "__ibt_endbr_seal_end"))
-			end = sym.st_value;
-	}
-	if (!start || end < start)
-		die("no __ibt_endbr_seal list (not built with IBT?)", NULL);
 	image_load(img);
-	s = find_sec(img, start, end - start);
-	if (!s && end > start)
+	n = image_ibt_seal_list(img, &seal);
+	if (n < 0)
 		die("__ibt_endbr_seal is not in the file", NULL);
-	n = (end - start) / 4;
+	if (!n)
+		die("no __ibt_endbr_seal list (not built with IBT?)", NULL);
 	v = xcalloc(n, sizeof(*v));
-	for (i = 0; i < n; i++) {
-		s32 off;
-
-		memcpy(&off, s->data + (start - s->addr) + 4 * i, sizeof(off));
-		v[i].off = start + 4 * i + (s64)off;
-	}
+	for (i = 0; i < n; i++)
+		v[i].off = seal[i];
+	free(seal);
 	*out = v;
 	return n;
 }
