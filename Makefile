@@ -7,6 +7,7 @@
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
 #   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
+#   make exemptions what kcfi and jt each leave unchecked, in PROFILE
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
 #   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
@@ -37,7 +38,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -77,6 +78,11 @@ bench: setup tree
 # booting (results/precision-PROFILE.md).
 precision: setup tree
 	$(S)/precision.sh $(ARCH)
+
+# What kcfi and jt each leave unchecked in PROFILE, from the IR of every C
+# object, without booting (results/exemptions-PROFILE.md).
+exemptions: setup tree
+	$(S)/exemptions.sh $(ARCH)
 
 # An instruction profile per kernel function of the kernels make bench
 # measured (it builds nothing, so not "tree": results/profile-ARCH.md).
