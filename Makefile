@@ -8,6 +8,7 @@
 #   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make exemptions what kcfi and jt each leave unchecked, in PROFILE
+#   make lint-series  checkpatch, sign-offs, subjects, messages and git am of patches/
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
 #   make deb      the kernel as Debian packages (ARCH, MODE, PROFILE)
@@ -38,7 +39,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -132,6 +133,11 @@ clean-logs:
 # The tree's commits on top of "pristine" become patches/ and its series.
 export:
 	$(S)/export-series.sh
+
+# What a maintainer checks in patches/ first (checkpatch --strict, sign-off,
+# subjects, no patch numbers or harness in messages, git am): no build.
+lint-series: setup tree
+	$(S)/lint-series.sh
 
 # Drop the tree's unexported commits and re-apply patches/.
 reset-tree:
