@@ -21,11 +21,18 @@ checkpatch=$JTCFI_TREE/scripts/checkpatch.pl
 need_tool perl
 
 problems=$(mktemp)
-trap 'rm -f "$problems"' EXIT
 problem() { echo "lint-series: $1: $2" | tee -a "$problems"; }
 
 # The message: the mail's headers and body, up to the diffstat's "---".
 message() { sed -n '/^---$/q;p' "$1"; }
+
+# checkpatch.pl first, every patch at once on every core: it takes most
+# of the time.
+cp_out=$(mktemp -d)
+trap 'rm -f "$problems"; rm -rf "$cp_out"' EXIT
+(cd "$JTCFI_TOP/patches" && xargs -P "$(nproc)" -I{} sh -c \
+	'cd "$1" && perl "$2" --strict -q --no-summary "$3/{}" > "$4/{}" 2>&1 || true' \
+	sh "$JTCFI_TREE" "$checkpatch" "$JTCFI_TOP/patches" "$cp_out" < "$series")
 
 n=0
 while read -r patch; do
@@ -52,8 +59,8 @@ while read -r patch; do
 	harness=$(echo "$text" | grep -Eo '\bmake (check|bench|audit|precision|run)\b|\bresults/|\btests/[a-z-]+\.sh|\bjtcfi\b' |
 		sort -u | paste -sd, -)
 	[ -z "$harness" ] || problem "$patch" "cites the harness: $harness"
-	report=$(cd "$JTCFI_TREE" && perl "$checkpatch" --strict -q --no-summary "$file" 2>&1 |
-		grep -E '^(ERROR|WARNING|CHECK):' | sort | uniq -c | sed 's/^ *//' | paste -sd';' -) || true
+	report=$(grep -E '^(ERROR|WARNING|CHECK):' "$cp_out/$patch" | sort | uniq -c |
+		sed 's/^ *//' | paste -sd';' -) || true
 	if [ -n "$report" ] && ! echo "$body" | grep -qi checkpatch; then
 		problem "$patch" "checkpatch --strict: $report, and the message does not say why"
 	fi
