@@ -14,11 +14,8 @@ check_arch "$arch"
 check_profile
 need_tool "llvm-dis$LLVM" "llvm-objdump$LLVM" python3
 
-modes=()
-for m in kcfi jt; do
-	mode_supports_arch "$m" "$arch" && modes+=("$m")
-done
-[ "${#modes[@]}" = 2 ] || die "exemptions compares kcfi and jt; $arch has ${modes[*]}"
+need_kcfi_and_jt exemptions "$arch"
+modes=(kcfi jt)
 
 out=$JTCFI_RESULTS/exemptions-$JTCFI_PROFILE
 mkdir -p "$out"

@@ -266,6 +266,16 @@ mode_supports_arch() {	# mode_supports_arch MODE ARCH
 	[ -z "$arches" ] || [[ " $arches " == *" $2 "* ]]
 }
 
+# need_kcfi_and_jt WHAT ARCH: stops unless ARCH has both modes WHAT sets
+# side by side (make precision, make exemptions).
+need_kcfi_and_jt() {
+	local m have=()
+	for m in kcfi jt; do
+		mode_supports_arch "$m" "$2" && have+=("$m")
+	done
+	[ "${#have[@]}" = 2 ] || die "$1 compares kcfi and jt; $2 has ${have[*]}"
+}
+
 # figure_builds ARCH MODE...: each mode's kernel built for ARCH and
 # tools/cfi-precision built, for scripts/bench-figures.py, whose --build
 # arguments it leaves in the array figargs.  make bench and make precision

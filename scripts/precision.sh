@@ -16,11 +16,8 @@ check_arch "$arch"
 check_profile
 need_tool "llvm-size$LLVM" python3
 
-modes=()
-for m in kcfi jt; do
-	mode_supports_arch "$m" "$arch" && modes+=("$m")
-done
-[ "${#modes[@]}" = 2 ] || die "precision compares kcfi and jt; $arch has ${modes[*]}"
+need_kcfi_and_jt precision "$arch"
+modes=(kcfi jt)
 
 figures=$JTCFI_RESULTS/precision-$JTCFI_PROFILE
 mkdir -p "$figures"
