@@ -20,18 +20,7 @@ if ! JTCFI_TREE=$JTCFI_TREE LLVM_SUFFIX=$LLVM python3 "$tools/cfi-exemptions.py"
 	echo "not ok $name: tools/cfi-exemptions failed on the $arch/$mode build"
 	exit 0
 fi
-unexplained=$(python3 - "$report" "$tools/reasons" <<'PY'
-import fnmatch, json, sys
-d = json.load(open(sys.argv[1]))
-pats = [l.split('\t')[0] for l in open(sys.argv[2])
-        if l.strip() and not l.startswith('#')]
-names = [k.rsplit('.', 1)[0] if k.rsplit('.', 1)[-1].isalnum() and
-         len(k.rsplit('.', 1)[-1]) == 32 else k for k in d['unchecked']]
-names += list(d['objects-without-cfi'])
-print(' '.join(sorted(n for n in set(names)
-                      if not any(fnmatch.fnmatchcase(n, p) for p in pats))))
-PY
-)
+unexplained=$(python3 "$tools/exemptions-report.py" --unexplained "$report" | paste -sd' ' -)
 figures=$(python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))

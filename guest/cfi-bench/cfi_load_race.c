@@ -77,7 +77,10 @@ static const s32 *load_race_slot(unsigned long addr)
 	return slot < shadow->slots ? &shadow->slot[slot] : NULL;
 }
 
-/* The jump-table entry of @mod's function @fn ("fn.cfi_jt", or "fn.<hash>.cfi_jt" after ThinLTO). */
+/*
+ * The jump-table entry of @mod's function @fn: "fn.cfi_jt", or
+ * "fn.<hash>.cfi_jt" after ThinLTO.
+ */
 static unsigned long load_race_entry(struct module *mod, const char *fn)
 {
 	struct mod_kallsyms *ks = rcu_dereference_sched(mod->kallsyms);

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """exemptions-report.py PROFILE DIR REPORT: the unchecked surface side by side.
+exemptions-report.py --unexplained JSON: what one build leaves unchecked (a
+function or an object without CFI) that no reason names, one per line.
 
 DIR holds cfi-exemptions.py's ARCH-MODE.json for kcfi and jt of each arch
 measured; REPORT (markdown) gets, per arch, the counts side by side and
@@ -62,7 +64,20 @@ def why(name, table):
     return None
 
 
+def unexplained(path):
+    """Names in one cfi-exemptions.py output that no reason covers."""
+    with open(path) as fh:
+        d = json.load(fh)
+    table = reasons()
+    names = set(unchecked(d)) | set(d['objects-without-cfi'])
+    for name in sorted(n for n in names if not why(n, table)):
+        print(name)
+    return 0
+
+
 def main():
+    if sys.argv[1] == '--unexplained':
+        return unexplained(sys.argv[2])
     profile, figures, report = sys.argv[1:4]
     table = reasons()
     arches = sorted({f.rsplit('-', 1)[0] for f in os.listdir(figures)
