@@ -51,7 +51,7 @@ static bool alias;
 module_param(alias, bool, 0400);
 
 #ifdef CONFIG_CFI_CLANG_JUMP_TABLE
-/* The layout of struct cfi_jt_shadow in kernel/cfi_jt.c. */
+/* The layout of struct cfi_jt_shadow in kernel/cfi_jt.h. */
 struct load_race_shadow {
 	unsigned long base;
 	unsigned long slots;
