@@ -32,7 +32,10 @@ step() {	# step MODE: configure and compile the touched files in MODE
 	local mode=$1 ref out f targets=()
 	ref=$(build_dir "$arch" "$mode")
 	out=$JTCFI_SERIES_CHECK/$arch-$mode
-	[ -f "$ref/.config" ] || die "no $arch/$mode build to take the config from (run make build MODE=$mode)"
+	# The built kernel's objects say which files the mode compiles: a
+	# configured but unbuilt mode would compile nothing and pass.
+	[ -f "$ref/vmlinux" ] ||
+		die "no $arch/$mode kernel built to take the config and the objects from (run make build ARCH=$arch MODE=$mode)"
 	mkdir -p "$out"
 	cp "$ref/.config" "$out/.config"
 	kmake -C "$wt" "$arch" "$out" olddefconfig >> "$log" 2>&1 || return 1
