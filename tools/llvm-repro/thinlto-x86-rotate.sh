@@ -7,7 +7,7 @@
 # as its immediate: the check's rotate becomes two shifts by %cl and an or,
 # their amounts held in two more callee-saved registers.  Prints each
 # variant's instructions of call_all(), and fails if a tool is missing.
-# Used for results/llvm-thinlto-x86-rotate.md; a reproducer for LLVM.
+# Used for results/notes/llvm-thinlto-x86-rotate.md; a reproducer for LLVM.
 set -eu
 sfx=${1--19}
 for t in "clang$sfx" "ld.lld$sfx" "llvm-objdump$sfx"; do
