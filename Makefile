@@ -8,6 +8,7 @@
 #   make profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make exemptions what kcfi and jt each leave unchecked, in PROFILE
+#   make test-harness  the console parser against recorded consoles (seconds)
 #   make lint-series  checkpatch, sign-offs, subjects, messages and git am of patches/
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
@@ -39,7 +40,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: test-harness lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -138,6 +139,11 @@ export:
 # subjects, no patch numbers or harness in messages, git am): no build.
 lint-series: setup tree
 	$(S)/lint-series.sh
+
+# The console parser (scripts/console.py) against recorded consoles
+# (tests/consoles/): every verdict the tests draw, without a kernel.
+test-harness: setup
+	python3 tests/console_test.py
 
 # Drop the tree's unexported commits and re-apply patches/.
 reset-tree:

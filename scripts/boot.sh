@@ -65,4 +65,4 @@ if [ $status = 124 ] || [ $status = 137 ]; then
 fi
 [ $status = 0 ] || die "QEMU failed with status $status for $arch/$mode (console: $log)"
 [ -n "$(guest_start_line "$log")" ] ||
-	die "$arch/$mode guest never reached init: $(grep -m1 -E 'Kernel panic|Unable to mount|No working init' "$log" || echo 'no panic line either') (console: $log)"
+	die "$arch/$mode guest never reached init: $(python3 "$JTCFI_TOP/scripts/console.py" find no-init "$log" || echo 'no panic line either') (console: $log)"

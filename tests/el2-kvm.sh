@@ -12,7 +12,7 @@ log=$logs/$arch-$mode-el2-kvm.log
 JTCFI_QEMU_MACHINE=virt,virtualization=on boot_or_fail el2-kvm "$log" \
 	jtcfi.run=kunit kunit.enable=0 kvm-arm.mode=nvhe || exit 0
 if grep -q 'Hyp nVHE mode initialized successfully' "$log" && grep -q '^jtcfi-guest: done' "$log" &&
-   ! grep -q "$CFI_REPORT" "$log"; then
+   ! console_find report "$log" > /dev/null; then
 	echo "ok el2-kvm: booted at EL2, nVHE hypervisor initialised, no CFI report"
 else
 	echo "not ok el2-kvm: no 'Hyp nVHE mode initialized successfully' or a CFI report (console: $log)"

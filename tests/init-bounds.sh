@@ -18,7 +18,7 @@ boot_or_fail "$name" "$log" \
 after=$(sed -n '/forging struct module: its init text/,$p' "$log")
 if [ -z "$after" ]; then
 	echo "not ok $name: the test module never forged its init text (console: $log)"
-elif echo "$after" | grep -q "$CFI_REPORT"; then
+elif echo "$after" | console_find report - > /dev/null; then
 	echo "not ok $name: the sealer was steered: $(echo "$after" | first_report) (console: $log)"
 elif ! echo "$after" | grep -q 'sealer not steered'; then
 	echo "not ok $name: the timer's call was never made (console: $log)"

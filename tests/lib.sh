@@ -5,16 +5,21 @@
 # check.sh counts them.
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-# What the kernel and the guest print, named once (grep basic regexps).
-CFI_REPORT='CFI failure'
-KERNEL_PANIC='Kernel panic'
-KERNEL_WARNING='^WARNING:'
-TEST_FAILED='FAIL:'
+# What a console says is scripts/console.py's to know: the verdicts below
+# and first_report are its.  The guest's own markers the tests pass it
+# are grep basic regular expressions.
+CONSOLE=$JTCFI_TOP/scripts/console.py
 GUEST_SURVIVED='^jtcfi-guest: survived'
-GUEST_ERROR='^jtcfi-guest: error'
 # A report's first line without the console's time stamp.
 first_report() {	# first_report < CONSOLE-TEXT
-	grep -m1 "$CFI_REPORT" | sed 's/^\[ *[0-9.]*\] //'
+	python3 "$CONSOLE" first-report -
+}
+
+# console_find KIND[,KIND...] LOG|- [MARKER]: the first line (after
+# MARKER) showing one of KIND (report, panic, oops, warning, test-failed,
+# guest-error, survived), from where it matches; status 1 if none does.
+console_find() {
+	python3 "$CONSOLE" find "$@"
 }
 
 # test_args "$@": the arguments every test takes, ARCH MODE LOGDIR and
@@ -82,17 +87,6 @@ kunit_verdict() {
 	fi
 }
 
-# site_why AFTER SITE: why the first CFI report in the console text AFTER
-# does not blame SITE, the function that made the call (nothing if it
-# does, or if SITE is empty): a report that names the CFI run time, or
-# the wrong caller, sends whoever reads it to the wrong code.  SITE is a
-# basic regular expression: NAME\|OTHER for a function known by either.
-site_why() {
-	[ -z "$2" ] || [ -z "$(echo "$1" | first_report)" ] ||
-		echo "$1" | first_report | grep -q "^$CFI_REPORT at \($2\)+" ||
-		echo " the report does not name the call site ${2//\\|/ or }: $(echo "$1" | first_report);"
-}
-
 # caught_verdict NAME LOG MARKER SURVIVED [SITE]: looks at LOG from the
 # line matching MARKER (the guest's announcement that it is about to make
 # the call) on, and prints "ok NAME: caught: <report>" only if a CFI
@@ -101,19 +95,7 @@ site_why() {
 # stop was not softened into a warning, and the kernel panicked (the
 # tests boot with oops=panic).
 caught_verdict() {
-	local name=$1 log=$2 marker=$3 survived=$4 site=${5:-} after why=
-	after=$(sed -n "/$marker/,\$p" "$log")
-	[ -n "$after" ] || why="$why the call was never made;"
-	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
-	why="$why$(site_why "$after" "$site")"
-	echo "$after" | grep -q "$survived" && why="$why the call or the guest survived;"
-	echo "$after" | grep -q "$KERNEL_WARNING" && why="$why the stop was only a warning;"
-	echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
-	if [ -z "$why" ]; then
-		echo "ok $name: caught: $(echo "$after" | first_report)"
-	else
-		echo "not ok $name:$why (console: $log)"
-	fi
+	python3 "$CONSOLE" caught "$@"
 }
 
 # missed_verdict NAME LOG MARKER REASON SURVIVED...: the expected miss (no
@@ -121,19 +103,7 @@ caught_verdict() {
 # MARKER, every SURVIVED line shows the call went on and no CFI report
 # appeared.
 missed_verdict() {
-	local name=$1 log=$2 marker=$3 reason=$4 after line why=
-	shift 4
-	after=$(sed -n "/$marker/,\$p" "$log")
-	[ -n "$after" ] || why=" the call was never made;"
-	for line in "$@"; do
-		echo "$after" | grep -q "$line" || why="$why no '$line';"
-	done
-	echo "$after" | grep -q "$CFI_REPORT" && why="$why a CFI report;"
-	if [ -z "$why" ]; then
-		echo "ok $name: not caught $reason"
-	else
-		echo "not ok $name: expected a missed violation ($reason):$why (console: $log)"
-	fi
+	python3 "$CONSOLE" missed "$@"
 }
 
 # reported_verdict NAME LOG MARKER SITE SURVIVED...: permissive mode:
@@ -141,25 +111,7 @@ missed_verdict() {
 # empty), every SURVIVED line (the call went on), the guest stayed up and
 # the violation counter the guest prints counted it, against SITE if given.
 reported_verdict() {
-	local name=$1 log=$2 marker=$3 site=$4 after line why= total
-	shift 4
-	after=$(sed -n "/$marker/,\$p" "$log")
-	[ -n "$after" ] || why="$why the call was never made;"
-	echo "$after" | grep -q "$CFI_REPORT" || why="$why no CFI report;"
-	why="$why$(site_why "$after" "$site")"
-	[ -z "$site" ] || echo "$after" | grep -q "^jtcfi-guest: cfi-violations: [0-9]* \($site\)+" ||
-		why="$why no violation counted for the call site $site;"
-	for line in "$@"; do
-		echo "$after" | grep -q "$line" || why="$why no '$line' (the call did not go on);"
-	done
-	echo "$after" | grep -q "$KERNEL_PANIC" && why="$why the guest went down;"
-	total=$(echo "$after" | sed -n 's/^jtcfi-guest: cfi-violations: total: //p' | tail -n 1)
-	[ "${total:-0}" -ge 1 ] || why="$why violation counter is '${total:-missing}';"
-	if [ -z "$why" ]; then
-		echo "ok $name: reported, counted ($total) and survived"
-	else
-		echo "not ok $name:$why (console: $log)"
-	fi
+	python3 "$CONSOLE" reported "$@"
 }
 
 # Call-depth tracking (x86_64): the boot arguments that turn it on
@@ -173,16 +125,5 @@ CALL_DEPTH_ON='RETBleed: Mitigation: Stuffing'
 # calls were made and insmod succeeded) and no CFI report, test failure,
 # warning or harness error anywhere.
 passed_verdict() {
-	local name=$1 log=$2 what=$3 line why=
-	shift 3
-	for line in "$@"; do
-		grep -q "$line" "$log" || why=${why:-"no line '$line'"}
-	done
-	why=$(grep -m1 -o "$CFI_REPORT.*\\|$TEST_FAILED.*\\|${KERNEL_WARNING#^}.*\\|${GUEST_ERROR#^}.*" "$log" ||
-	      echo "$why")
-	if [ -z "$why" ]; then
-		echo "ok $name: $what"
-	else
-		echo "not ok $name: $why (console: $log)"
-	fi
+	python3 "$CONSOLE" passed "$@"
 }

@@ -31,8 +31,9 @@ cycles=$(sed -n 's/^jtcfi-guest: module cycles: //p' "$log")
 calls=$(grep -c 'test_cfi_module: cross-module calls ok' "$log")
 # A WARNING would be the workqueue's timer-function check refusing the
 # module's delayed work.
-if [ "$cycles" = "$n of $n" ] && [ "$calls" = "$n" ] && ! grep -q "$CFI_REPORT\\|$TEST_FAILED\\|${KERNEL_WARNING#^}" "$log"; then
+bad=$(console_find report,test-failed,warning "$log")
+if [ "$cycles" = "$n of $n" ] && [ "$calls" = "$n" ] && [ -z "$bad" ]; then
 	echo "ok $name: $n loads and unloads${variant:+ with call-depth tracking}, cross-module calls and delayed work passed each time"
 else
-	echo "not ok $name: cycles '${cycles:-none}', $calls loads with passing calls$(grep -m1 -o 'WARNING:.*' "$log" | sed 's/^/, /') (console: $log)"
+	echo "not ok $name: cycles '${cycles:-none}', $calls loads with passing calls${bad:+, $bad} (console: $log)"
 fi

@@ -79,7 +79,7 @@ why=
 [ -n "$after" ] || why=" the test module never forged anything;"
 echo "$after" | grep -q 'FAIL: a forged' && why="$why the forgery was accepted;"
 echo "$after" | grep -q 'write to .* went through' && why="$why the attacker's write went through;"
-echo "$after" | grep -q "$KERNEL_PANIC" || why="$why the guest did not go down;"
+echo "$after" | console_find panic - > /dev/null || why="$why the guest did not go down;"
 caught=$(echo "$after" | first_report)
 # A fault counts only if it is the attacker's first write: where the
 # module says it writes, or the symbol's address, moved as KASLR moved it.
@@ -90,19 +90,12 @@ if [ -z "$first" ] && [ -n "$symbol" ]; then
 	first=$(printf '%x' $((addr + offset + ${moved:-0})))
 fi
 [ -n "$first" ] || first=none
-case "$arch" in
-x86_64)	# The page fault, then that it was a write to a present, read-only page.
-	fault=$(echo "$after" | grep -m1 -A2 "BUG: unable to handle page fault for address: 0*$first\$")
-	echo "$fault" | grep -q 'supervisor write access in kernel mode' &&
-		echo "$fault" | grep -q 'permissions violation' || fault=
-	fault=$(echo "$fault" | head -n 1)${fault:+ (a write, permissions violation)} ;;
-*)	fault=$(echo "$after" | grep -m1 "Unable to handle kernel write to read-only memory at virtual address 0*$first\$") ;;
-esac
+fault=$(echo "$after" | python3 "$CONSOLE" write-fault "$arch" - "$first")
 [ -n "$caught$fault" ] || why="$why neither a CFI report nor a fault on the write;"
 if [ -n "$why" ]; then
 	echo "not ok $name:$why (console: $log)"
 elif [ -n "$caught" ]; then
 	echo "ok $name: caught: $caught"
 else
-	echo "ok $name: the attacker's write faulted: $(echo "$fault" | sed 's/^\[ *[0-9.]*\] //')"
+	echo "ok $name: the attacker's write faulted: $fault"
 fi

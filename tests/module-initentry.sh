@@ -21,9 +21,9 @@ verdict=$(caught_verdict module-initentry "$log" 'Calling this module.s freed in
 target='target: \(init_module\|test_cfi_module_init\)+0x0/0x[0-9a-f]* \[test_cfi_module\];'
 case "$verdict" in
 "not ok"*)	echo "$verdict" ;;
-*)	if grep -q "$CFI_REPORT at .*$target" "$log"; then
+*)	if python3 "$CONSOLE" first-report "$log" | grep -q "^CFI failure at .*$target"; then
 		echo "$verdict"
 	else
-		echo "not ok module-initentry: the report does not name the entry's function: $(sed -n "/$CFI_REPORT at /{s/^\[ *[0-9.]*\] //;p;q}" "$log") (console: $log)"
+		echo "not ok module-initentry: the report does not name the entry's function: $(python3 "$CONSOLE" first-report "$log") (console: $log)"
 	fi ;;
 esac

@@ -31,7 +31,7 @@ verdict=$(caught_verdict "$name" "$log" 'mismatched prototype \.\.\.' 'FAIL: sur
 	'init_module\|test_cfi_module_init')
 case "$verdict" in
 "not ok"*)	echo "$verdict" ;;
-*)	if ! grep -q "$CFI_REPORT at .*$first" "$log"; then
+*)	if ! python3 "$CONSOLE" first-report "$log" | grep -q "^CFI failure at .*$first"; then
 		echo "not ok $name: the report's first line does not match '$first' (console: $log)"
 	elif ! grep -q "$detail" "$log"; then
 		echo "not ok $name: no report line '$detail' (console: $log)"

@@ -25,7 +25,7 @@ case "$reads" in
 *" ok, 0 failed") ;;
 *) why="$why cross-module reads: '$reads';" ;;
 esac
-bad=$(grep -m1 -o "$CFI_REPORT.*\\|${KERNEL_WARNING#^}.*\\|Internal error.*\\|$KERNEL_PANIC.*\\|${GUEST_ERROR#^}.*" "$log")
+bad=$(console_find report,warning,oops,panic,guest-error "$log")
 [ -n "$bad" ] && why="$why $bad;"
 if [ "$mode" = jt ]; then
 	total=$(sed -n 's/^jtcfi-guest: cfi-violations: total: //p' "$log")

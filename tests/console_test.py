@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""console_test.py: scripts/console.py against recorded consoles.
+
+Each file in tests/consoles/ is a real console of a test boot, trimmed to
+what follows "Run /init" (arm64-jt-timeout.log: a caught boot cut before
+its report, as a console ends when QEMU is killed).  Each case says what
+verdict, count or line the parser must draw from one of them; make
+test-harness runs them, in seconds and with no kernel.
+"""
+
+import importlib.util
+import os
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+spec = importlib.util.spec_from_file_location("console", os.path.join(TOP, "scripts", "console.py"))
+console = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(console)
+
+
+def log(name):
+    return os.path.join(TOP, "tests", "consoles", name + ".log")
+
+
+LKDTM = "lkdtm: Performing direct entry CFI_FORWARD_PROTO"
+SURVIVED = r"FAIL: survived\|^jtcfi-guest: survived"
+SITE = "lkdtm_indirect_call"
+ARCHES = ("arm64", "x86_64")
+
+
+class Caught(unittest.TestCase):
+    def test_caught(self):
+        for arch in ARCHES:
+            v = console.caught("t", log(f"{arch}-jt-caught"), LKDTM, SURVIVED, SITE)
+            self.assertTrue(v.startswith("ok t: caught: CFI failure at lkdtm_indirect_call+0x"), v)
+            self.assertTrue(v.endswith("expected type: 'void (int *)') [enforcing]"), v)
+
+    def test_wrong_site(self):
+        v = console.caught("t", log("arm64-jt-caught"), LKDTM, SURVIVED, r"other_fn\|another_fn")
+        self.assertIn("the report does not name the call site other_fn or another_fn", v)
+        self.assertTrue(v.startswith("not ok t:"), v)
+
+    def test_permissive_is_not_caught(self):
+        v = console.caught("t", log("arm64-jt-reported"), LKDTM, SURVIVED, SITE)
+        self.assertEqual(v, "not ok t: the call or the guest survived; the stop was only a warning;"
+                            " the guest did not go down; (console: %s)" % log("arm64-jt-reported"))
+
+    def test_missed_is_not_caught(self):
+        v = console.caught("t", log("arm64-none-missed"), LKDTM, SURVIVED, SITE)
+        self.assertEqual(v, "not ok t: no CFI report; the call or the guest survived;"
+                            " the guest did not go down; (console: %s)" % log("arm64-none-missed"))
+
+    def test_no_marker(self):
+        v = console.caught("t", log("arm64-jt-caught"), "never printed", SURVIVED)
+        self.assertTrue(v.startswith("not ok t: the call was never made; no CFI report;"), v)
+
+    def test_cut_before_the_report(self):
+        v = console.caught("t", log("arm64-jt-timeout"), LKDTM, SURVIVED, SITE)
+        self.assertTrue(v.startswith("not ok t: no CFI report;"), v)
+
+
+class Missed(unittest.TestCase):
+    def test_missed(self):
+        v = console.missed("t", log("arm64-none-missed"), LKDTM, "without CFI",
+                           "FAIL: survived", "^jtcfi-guest: survived")
+        self.assertEqual(v, "ok t: not caught without CFI")
+
+    def test_caught_is_not_missed(self):
+        v = console.missed("t", log("arm64-jt-caught"), LKDTM, "without CFI",
+                           "FAIL: survived", "^jtcfi-guest: survived")
+        self.assertEqual(v, "not ok t: expected a missed violation (without CFI): no 'FAIL: survived';"
+                            " no '^jtcfi-guest: survived'; a CFI report; (console: %s)"
+                         % log("arm64-jt-caught"))
+
+
+class Reported(unittest.TestCase):
+    def test_reported(self):
+        for arch in ARCHES:
+            v = console.reported("t", log(f"{arch}-jt-reported"), LKDTM, SITE,
+                                 "FAIL: survived", "^jtcfi-guest: survived")
+            self.assertEqual(v, "ok t: reported, counted (1) and survived")
+
+    def test_caught_is_not_reported(self):
+        v = console.reported("t", log("arm64-jt-caught"), LKDTM, SITE,
+                             "FAIL: survived", "^jtcfi-guest: survived")
+        self.assertIn("no violation counted for the call site", v)
+        self.assertIn("the guest went down;", v)
+        self.assertIn("violation counter is 'missing';", v)
+
+
+class Passed(unittest.TestCase):
+    LINES = ("cfi_noprobe: a kprobe on notify_die (.*) was refused (-22)",
+             "^jtcfi-guest: kprobe-blacklist: every listed function refused")
+
+    def test_passed(self):
+        v = console.passed("t", log("arm64-jt-passed"), "refused", *self.LINES)
+        self.assertEqual(v, "ok t: refused")
+
+    def test_missing_line(self):
+        v = console.passed("t", log("arm64-jt-passed"), "refused", "no such line")
+        self.assertTrue(v.startswith("not ok t: no line 'no such line'"), v)
+
+    def test_warning_fails(self):
+        v = console.passed("t", log("arm64-none-warning"), "x")
+        self.assertTrue(v.startswith("not ok t: WARNING: CPU: 0 PID: 53 at drivers/misc/lkdtm/bugs.c"), v)
+
+
+class Faults(unittest.TestCase):
+    ADDRESS = {"arm64": "ffff8000807b9cd8", "x86_64": "ffffffff8f173898"}
+
+    def test_write_fault(self):
+        self.assertEqual(console.write_fault("arm64", log("arm64-jt-write-fault"), self.ADDRESS["arm64"]),
+                         "Unable to handle kernel write to read-only memory at virtual address "
+                         "ffff8000807b9cd8")
+        self.assertEqual(console.write_fault("x86_64", log("x86_64-jt-write-fault"), self.ADDRESS["x86_64"]),
+                         "BUG: unable to handle page fault for address: ffffffff8f173898"
+                         " (a write, permissions violation)")
+
+    def test_other_address(self):
+        for arch in ARCHES:
+            self.assertEqual(console.write_fault(arch, log(f"{arch}-jt-write-fault"), "ffff0000dead0000"), "")
+
+    def test_other_arch_format(self):
+        self.assertEqual(console.write_fault("x86_64", log("arm64-jt-write-fault"), self.ADDRESS["arm64"]), "")
+
+
+class Counts(unittest.TestCase):
+    def counts(self, name):
+        lines = console.summary(log(name)).splitlines()
+        return {k: int(v) for k, v in (l.split(" ", 1) for l in lines[:3])}
+
+    def test_permissive_report_is_no_warning(self):
+        self.assertEqual(self.counts("arm64-jt-reported"), {"reports": 1, "warnings": 0, "oopses": 0})
+        self.assertEqual(self.counts("x86_64-jt-reported"), {"reports": 1, "warnings": 0, "oopses": 0})
+
+    def test_enforcing_report_is_an_oops(self):
+        for arch in ARCHES:
+            self.assertEqual(self.counts(f"{arch}-jt-caught"), {"reports": 1, "warnings": 0, "oopses": 1})
+
+    def test_warning(self):
+        self.assertEqual(self.counts("arm64-none-warning"), {"reports": 0, "warnings": 1, "oopses": 0})
+
+    def test_find(self):
+        self.assertEqual(console.find("panic,oops", log("x86_64-jt-caught")), "Oops: CFI: 0000 [#1] SMP NOPTI")
+        self.assertIsNone(console.find("report,warning", log("arm64-none-missed")))
+        self.assertEqual(console.find("survived", log("arm64-none-missed"), LKDTM),
+                         "jtcfi-guest: survived lkdtm CFI_FORWARD_PROTO (writer exit status 0)")
+
+
+class Titles(unittest.TestCase):
+    def test_titles(self):
+        self.assertTrue(console.title(log("arm64-jt-caught")).startswith("CFI failure at lkdtm_indirect_call"))
+        self.assertEqual(console.title(log("arm64-none-warning")),
+                         "WARNING: CPU: 0 PID: 53 at drivers/misc/lkdtm/bugs.c:112 lkdtm_WARNING+0x20/0x30")
+        self.assertEqual(console.title(log("arm64-none-missed")), "done")
+        self.assertTrue(console.title(log("arm64-none-no-init")).startswith(
+            "Kernel panic - not syncing: VFS: Unable to mount root fs"), console.title(log("arm64-none-no-init")))
+        self.assertEqual(console.title(log("arm64-jt-timeout")),
+                         "no end: the console stops after lkdtm: Calling mismatched prototype ...")
+
+
+class Patterns(unittest.TestCase):
+    def test_bre(self):
+        self.assertTrue(console.bre(r"a\|b").search("b"))
+        self.assertTrue(console.bre("f (-22)").search("f (-22)"))
+        self.assertTrue(console.bre(r"x \.\.\.").search("x ..."))
+        self.assertFalse(console.bre(r"x \.\.\.").search("x abc"))
+        self.assertTrue(console.bre("forged [0-9]* copies").search("forged 12 copies"))
+
+
+if __name__ == "__main__":
+    result = unittest.TextTestRunner().run(unittest.defaultTestLoader.loadTestsFromModule(
+        __import__("__main__")))
+    bad = len(result.failures) + len(result.errors)
+    print(f"{result.testsRun - bad} passed, {bad} failed")
+    raise SystemExit(1 if bad else 0)
