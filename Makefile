@@ -5,7 +5,7 @@
 #   make check-all   both
 #   make check-open  the attacks jt does not stop yet (tests/plan-open): they fail
 #   make bench    measure none, kcfi and jt side by side (results/bench.md)
-#   make profile  where the macro benchmarks' instructions go, per kernel function
+#   make insn-profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make exemptions what kcfi and jt each leave unchecked, in PROFILE
 #   make test-harness  the console parser against recorded consoles (seconds)
@@ -40,7 +40,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
 
 S := scripts
 
-.PHONY: test-harness lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: test-harness lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions insn-profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -87,9 +87,9 @@ exemptions: setup tree
 	$(S)/exemptions.sh $(ARCH)
 
 # An instruction profile per kernel function of the kernels make bench
-# measured (it builds nothing, so not "tree": results/profile-ARCH.md).
-profile: setup
-	$(S)/profile.sh $(ARCH)
+# measured (it builds nothing, so not "tree": results/insn-profile-ARCH.md).
+insn-profile: setup
+	$(S)/insn-profile.sh $(ARCH)
 
 # Every patch of the series on its own (from patch FROM on): Kconfig and
 # the files it touches.

@@ -55,8 +55,8 @@ MICRO_WHAT = {
 # {entries} come from the figures.
 WHY = [
     (("macro-overhead", "macro-vs-kcfi"),
-     "**Macro overhead.** `make profile` classifies every instruction the "
-     "macro benchmarks run (results/profile-ARCH.md, \"What kind of "
+     "**Macro overhead.** `make insn-profile` classifies every instruction the "
+     "macro benchmarks run (results/insn-profile-ARCH.md, \"What kind of "
      "instruction the difference is\"). On arm64 jt's inline checks run "
      "fewer instructions than kCFI's (`sub`, `ror`, `cmp`, `b.hs`, the table "
      "address often hoisted, against kCFI's hash load, two `movk`, `cmp`, "

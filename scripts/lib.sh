@@ -299,7 +299,7 @@ figure_builds() {
 # plugin, or nothing), the kernel where it was linked (nokaslr: the
 # profile reads addresses with System.map); stops when the guest did not
 # finish.  make bench
-# and make profile share it, so a profile is of the runs bench measures.
+# and make insn-profile share it, so a profile is of the runs bench measures.
 bench_boot() {
 	local arch=$1 mode=$2 log=$3 seed=$4 extra=$5
 	shift 5

@@ -1,13 +1,13 @@
 #!/bin/bash
-# profile.sh ARCH: where each mode's instructions go in the macro
+# insn-profile.sh ARCH: where each mode's instructions go in the macro
 # benchmarks: boots the built kernels of modes none, kcfi and jt (those
 # ARCH has; make bench builds them) once each, running every /bench
 # program under -icount shift=0 on one CPU as make bench does, with the
 # TCG plugin of tools/insn-profile counting kernel instructions per
 # translation block; attributes them to System.map's functions (jump-table
-# entries keep rows of their own) and writes results/profile-ARCH.md,
+# entries keep rows of their own) and writes results/insn-profile-ARCH.md,
 # the top functions by jt - kcfi and jt - none per benchmark.  The
-# per-function TSVs go to results/profile/ARCH-MODE/, the plugin's dumps
+# per-function TSVs go to results/insn-profile/ARCH-MODE/, the plugin's dumps
 # and the consoles to results/logs/ARCH-MODE-profile.{txt,log}.
 # $JTCFI_INSN_TOP sets the functions listed per table (15);
 # $JTCFI_INSN_QUICK=1 runs the benchmarks' quick mode (a smoke test).
@@ -54,7 +54,7 @@ for m in "${modes[@]}"; do
 	bench_boot "$arch" "$m" "$log" 1 "-plugin $tool/insn_profile.so,out=$dump,mark=$mark" \
 		jtcfi.run=$run
 	[ -s "$dump" ] || die "the plugin wrote no profile for $arch/$m ($dump; console: $log)"
-	out=$JTCFI_RESULTS/profile/$arch-$m
+	out=$JTCFI_RESULTS/insn-profile/$arch-$m
 	rm -rf "$out"
 	python3 "$tool/attribute.py" tsv "$b/System.map" "$dump" "$log" "$out" ||
 		die "could not attribute $dump (console: $log)"
@@ -64,11 +64,11 @@ for m in "${modes[@]}"; do
 	dirs+=("$out")
 done
 
-report=$JTCFI_RESULTS/profile-$arch.md
+report=$JTCFI_RESULTS/insn-profile-$arch.md
 {
 	echo "# Instruction profile of the macro benchmarks, $arch"
 	echo
-	echo "Made by \`make profile ARCH=$arch\` (\`scripts/profile.sh\`) on $(date -u +%Y-%m-%d)"
+	echo "Made by \`make insn-profile ARCH=$arch\` (\`scripts/insn-profile.sh\`) on $(date -u +%Y-%m-%d)"
 	echo "from the kernels \`make bench\` measures (clang$LLVM, ThinLTO), run \`jtcfi.run=$run\`,"
 	echo "one boot per mode under \`-icount shift=0\` on one vCPU. Every kernel translation"
 	echo "block's executions are counted by a QEMU plugin (\`tools/insn-profile\`) and"
@@ -101,4 +101,4 @@ report=$JTCFI_RESULTS/profile-$arch.md
 	python3 "$tool/attribute.py" compare --top "$top" "${dirs[@]}"
 } > "$report.tmp" || die "could not write $report"
 mv "$report.tmp" "$report"
-note "results: $report (per-function TSVs: $JTCFI_RESULTS/profile/$arch-*/, dumps and consoles: $logs/$arch-*-profile.*)"
+note "results: $report (per-function TSVs: $JTCFI_RESULTS/insn-profile/$arch-*/, dumps and consoles: $logs/$arch-*-profile.*)"
