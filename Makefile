@@ -33,10 +33,14 @@ LLVM ?= -19
 # Config profile: test (what make check runs) or configs/profile-*.config.
 PROFILE ?= test
 FROM ?= 1
+# make check T=NAME: only the plan's lines whose test is NAME or starts
+# with it ("module-forge", "lkdtm CFI_FORWARD_PROTO", "bpf-*").
+T ?=
+JTCFI_TEST := $(T)
 JTCFI_PROFILE := $(PROFILE)
 # Console logs (scripts/lib.sh: JTCFI_LOGS).
 LOGS := $(or $(JTCFI_RESULTS),results)/logs
-export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE
+export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE JTCFI_TEST
 
 S := scripts
 

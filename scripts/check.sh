@@ -2,7 +2,10 @@
 # check.sh: build and boot every (arch, mode) in $ARCHS x $MODES and run
 # the tests tests/plan names for each; MODES may name "none", the kernel
 # without CFI, which runs only the plan's lines that name it (controls).
-# Prints one line per test and closes with "N passed, N failed, N skipped".
+# JTCFI_TEST (make check T=...) keeps the lines whose test, with its
+# arguments, is it or starts with it (a glob).  A test is tests/NAME.sh,
+# or a stanza of tests/crashes run by tests/crash.sh.  Prints one line per
+# test and closes with "N passed, N failed, N skipped".
 set -u
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"
@@ -54,8 +57,29 @@ plan_for() {
 			in_list "$1" "$archs" "$ARCHS" || continue
 		fi
 		in_list "$2" "$modes" "$cfi_modes" || continue
+		# shellcheck disable=SC2053
+		[ -z "${JTCFI_TEST:-}" ] || [[ "$test" == $JTCFI_TEST || "$test" == $JTCFI_TEST" "* ]] ||
+			continue
 		echo "$expect $test"
 	done < "$plan"
+}
+
+# test_command TEST [ARGS] and test_args_of TEST [ARGS]: how a plan line
+# runs: tests/TEST.sh ARGS, or tests/crash.sh TEST ARGS for a stanza of
+# tests/crashes.
+test_command() {
+	if [ -f "$JTCFI_TOP/tests/${1%% *}.sh" ]; then
+		echo "$JTCFI_TOP/tests/${1%% *}.sh"
+	else
+		echo "$JTCFI_TOP/tests/crash.sh"
+	fi
+}
+test_args_of() {
+	if [ -f "$JTCFI_TOP/tests/${1%% *}.sh" ]; then
+		echo "${1#"${1%% *}"}"
+	else
+		echo "$1"
+	fi
 }
 
 run_tests() {	# run_tests ARCH MODE FIRST
@@ -78,13 +102,26 @@ run_tests() {	# run_tests ARCH MODE FIRST
 	for t in "${tests[@]}"; do
 		expect=${t%% *} t=${t#* }
 		# shellcheck disable=SC2086
-		JTCFI_EXPECT=$expect "$JTCFI_TOP/tests/${t%% *}.sh" "$arch" "$mode" "$logs" \
-			${t#"${t%% *}"} > "$logs/.result"
+		JTCFI_EXPECT=$expect $(test_command "$t") "$arch" "$mode" "$logs" \
+			$(test_args_of "$t") > "$logs/.result"
 		[ -s "$logs/.result" ] || echo "not ok $t: test printed no result" > "$logs/.result"
 		while read -r line; do report "$arch" "$mode" "$line"; done < "$logs/.result"
 	done
 	rm -f "$logs/.result"
 }
+
+# Every test a plan line names exists, and T= names at least one.
+while read -r _ _ _ t; do
+	[ -n "$t" ] || continue
+	[ -f "$JTCFI_TOP/tests/${t%% *}.sh" ] || grep -qxF -- "$t" "$JTCFI_TOP/tests/crashes" ||
+		die "$plan: no tests/${t%% *}.sh and no stanza '$t' in tests/crashes"
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$plan")
+if [ -n "${JTCFI_TEST:-}" ]; then
+	# shellcheck disable=SC2053
+	grep -v '^[[:space:]]*\(#\|$\)' "$plan" | while read -r _ _ _ t; do
+		[[ "$t" == $JTCFI_TEST || "$t" == $JTCFI_TEST" "* ]] && echo "$t"
+	done | grep -q . || die "no test in $plan matches T='$JTCFI_TEST'"
+fi
 
 start=$(date +%s)
 first=1

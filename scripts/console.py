@@ -7,7 +7,7 @@ the guest's own markers.  Tests, boot.sh and audit.sh ask it for a verdict
 or a count; tests/consoles/ holds recorded consoles with the verdicts they
 must give (make test-harness).
 
-  console.py caught NAME LOG MARKER SURVIVED [SITE]
+  console.py caught NAME LOG MARKER SURVIVED [SITE [REPORT]]
   console.py missed NAME LOG MARKER REASON SURVIVED...
   console.py reported NAME LOG MARKER SITE SURVIVED...
   console.py passed NAME LOG WHAT LINE...
@@ -139,10 +139,10 @@ def site_why(lines, site):
     return f" the report does not name the call site {site.replace(chr(92) + '|', ' or ')}: {report};"
 
 
-def caught(name, log, marker, survived, site=""):
-    """The violation was reported and stopped: a CFI report (naming SITE),
-    nothing matching SURVIVED, no warning in place of the stop, and the
-    kernel panicked (the tests boot with oops=panic)."""
+def caught(name, log, marker, survived, site="", report=""):
+    """The violation was reported and stopped: a CFI report (naming SITE,
+    matching REPORT), nothing matching SURVIVED, no warning in place of the
+    stop, and the kernel panicked (the tests boot with oops=panic)."""
     rest = after(read(log), marker)
     why = ""
     if not rest:
@@ -150,6 +150,8 @@ def caught(name, log, marker, survived, site=""):
     if not has(rest, CFI_REPORT):
         why += " no CFI report;"
     why += site_why(rest, site)
+    if report and first_report(rest) and not bre(report).search(first_report(rest)):
+        why += f" the report does not say '{report}': {first_report(rest)};"
     if has(rest, bre(survived)):
         why += " the call or the guest survived;"
     if has(rest, KERNEL_WARNING):
@@ -262,7 +264,7 @@ def title(log):
 
 
 COMMANDS = {
-    "caught": (caught, 4, 5),
+    "caught": (caught, 4, 6),
     "missed": (missed, 5, None),
     "reported": (reported, 5, None),
     "passed": (passed, 3, None),

@@ -40,6 +40,13 @@ class Caught(unittest.TestCase):
         self.assertIn("the report does not name the call site other_fn or another_fn", v)
         self.assertTrue(v.startswith("not ok t:"), v)
 
+    def test_report_must_say(self):
+        ok = console.caught("t", log("arm64-jt-caught"), LKDTM, SURVIVED, SITE,
+                            r"target: lkdtm_increment_int+0x0/0x[0-9a-f]* through")
+        self.assertTrue(ok.startswith("ok t: caught:"), ok)
+        v = console.caught("t", log("arm64-jt-caught"), LKDTM, SURVIVED, SITE, r"target: init_module+")
+        self.assertIn("the report does not say 'target: init_module+'", v)
+
     def test_permissive_is_not_caught(self):
         v = console.caught("t", log("arm64-jt-reported"), LKDTM, SURVIVED, SITE)
         self.assertEqual(v, "not ok t: the call or the guest survived; the stop was only a warning;"

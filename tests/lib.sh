@@ -87,10 +87,11 @@ kunit_verdict() {
 	fi
 }
 
-# caught_verdict NAME LOG MARKER SURVIVED [SITE]: looks at LOG from the
-# line matching MARKER (the guest's announcement that it is about to make
-# the call) on, and prints "ok NAME: caught: <report>" only if a CFI
-# report follows, naming SITE as the call site if given, nothing matching
+# caught_verdict NAME LOG MARKER SURVIVED [SITE [REPORT]]: looks at LOG
+# from the line matching MARKER (the guest's announcement that it is about
+# to make the call) on, and prints "ok NAME: caught: <report>" only if a
+# CFI report follows, naming SITE as the call site if given, matching
+# REPORT if given, nothing matching
 # SURVIVED (the call's or the guest's own "still here" line) does, the
 # stop was not softened into a warning, and the kernel panicked (the
 # tests boot with oops=panic).
