@@ -50,150 +50,18 @@ MICRO_WHAT = {
 }
 
 
-# What costs a missed goal and what would remove it, for the goals named:
-# said once however many of them are missed.  {unchecked}, {tables} and
-# {entries} come from the figures.
-WHY = [
-    (("macro-overhead", "macro-vs-kcfi"),
-     "**Macro overhead.** `make insn-profile` classifies every instruction the "
-     "macro benchmarks run (results/insn-profile-ARCH.md, \"What kind of "
-     "instruction the difference is\"). On arm64 jt's inline checks run "
-     "fewer instructions than kCFI's (`sub`, `ror`, `cmp`, `b.hs`, the table "
-     "address often hoisted, against kCFI's hash load, two `movk`, `cmp`, "
-     "`b.eq`), and the jump through the table entry{unchecked} about makes up "
-     "the difference: the whole gap is in the rest of the code, what LTO "
-     "makes of the same source when each check block ends in a call. jt's "
-     "check is IR when LTO inlines, and its slow-path call costs the inliner "
-     "55 per indirect call, so functions kCFI inlines stay calls under jt; "
-     "giving the inliner that back recovers 14-41 % of the gap on three "
-     "benchmarks and none on two (results/notes/jt-inlining.md); the slow-path "
-     "call also keeps a call's arguments and target in callee-saved "
-     "registers around it (bsearch() saves four pairs and a register under "
-     "jt, four pairs under kCFI). Where a check is in a loop, MachineLICM "
-     "hoisted the slow-path call's constant arguments (the 64-bit type id, "
-     "the diagnostic data) "
-     "out of the cold block into callee-saved registers, which every call "
-     "of the function then set up, saved and restored; since v1 patch 0077 "
-     "vmlinux is linked with `-disable-hoisting-to-hotter-blocks=all`, so "
-     "that the branch weights keep them in the block (arm64: 1150 of 4166 "
-     "slow-path calls took their id from a callee-saved register, 174 "
-     "since; fork-wait over none 1.33 to 0.99 %, pipe-pingpong 3.90 to "
-     "3.51, tmpfs-read 1.30 "
-     "to 1.05; x86_64 332 of 4662 to 75, pipe-pingpong 2.10 to 2.03; the "
-     "kernel without CFI linked so moves by 0.01-0.03 % on the two "
-     "deterministic benchmarks). Modules keep the hoisting, as there the "
-     "block is the way into vmlinux: linked with the option, a module's call "
-     "into vmlinux in a loop cost 38 instructions instead of 34. fork-wait, "
-     "getppid "
-     "and socketpair-fanout also run background work (RCU, the page "
-     "allocator) whose share moves by up to 1 % between runs of the same "
-     "kernel; pipe-pingpong and tmpfs-read do not. On x86_64 the checks "
-     "themselves cost twice kCFI's: LLVM's "
-     "ThinLTO backends import a table's alignment as an absolute symbol on "
-     "x86 ELF (LowerTypeTests' shouldExportConstantsAsAbsoluteSymbols()), "
-     "which no `ror` can take as an immediate, so a third of the checks "
-     "rotate with two shifts by `%cl` and an `or`, their amounts held in two "
-     "more callee-saved registers (modules, linked with full LTO under jt on "
-     "x86 since v1 patch 0056, are free of it). An entry's JMP lands past the "
-     "function's ENDBR64 (v1 patch 0058), so that a call through the table runs "
-     "one instruction more than kCFI's, not two. What would remove the rest is LLVM's: an "
-     "inline cost that discounts the check, the slow path as a cold, "
-     "register-preserving call (the kernel cannot ask for one: clang 19 "
-     "emits the slow-path call with the C calling convention even where "
-     "`__cfi_slowpath_diag` is declared `preserve_most`), constants rather "
-     "than absolute symbols for the rotate, and a direct call to the "
-     "function once the check has passed."),
-    (("cross-module-call", "core-to-module-call"),
-     "**Cross-module calls.** A pointer made in another image is never "
-     "in the caller's tables, so each call costs the caller's failed inline "
-     "check, the setup of the slow-path call (the 64-bit type id, the "
-     "diagnostic data) and `__cfi_slowpath_diag`. A target in vmlinux's "
-     "tables, what a module calls through a pointer the core kernel made, is "
-     "judged by the type id of its entry: its offset from the tables' start, "
-     "rotated by the entry size as the compiler's own checks do, indexes a "
-     "read-only array of the ids of vmlinux's {entries} entries that the "
-     "build reads back from vmlinux's `__cfi_check` ({tables} types here; "
-     "checked against `__cfi_check` when vmlinux is linked), in a leaf "
-     "function that saves no registers; before it, `__cfi_check`'s binary "
-     "search over 64-bit constants and the slow path's RCU and owner "
-     "bookkeeping made the call 155 instructions, and a hash table from "
-     "type id to table (v1 patches 0035, 0059, 0062) 45 on arm64 and 48 on "
-     "x86_64; one load and one comparison with the entry's id (v1 patch 0065) "
-     "make it 36 on both, and the tables' start read with the index (patch "
-     "0068) 34 on arm64. What is left is the compiler's: the inline check "
-     "that fails, the slow-path call it emits and the call itself, and a "
-     "look-up of 11 instructions on arm64 (the index's address, one load of "
-     "the tables' start and the number of entries, the rotated offset and "
-     "the range test, the id's load and comparison, the return), which no "
-     "scheme without a compiler change can make much shorter: on arm64 2x "
-     "a same-module call is one instruction out of reach. A call into a "
-     "module goes from the CFI shadow straight to the module's own "
-     "`__cfi_check` (v1 patch 0055, then only where RCU already watched; 166 to 134 "
-     "instructions on arm64, 154 to 113 on x86_64), without the general "
-     "slow path's frame, and without recording the call site for reports, "
-     "which a failure now finds by unwinding (v1 patch 0057; 122 and 107), "
-     "and hands the call on by tail calls, so that on arm64, whose frame "
-     "pointers turn sibling calls off, the slow path sets up no frame of "
-     "its own, and the shadow's bounds are read with its slots (patches "
-     "0059-0063: 111 and 96); since v1 patch 0064 module unload waits for "
-     "every CPU to schedule, so the slow path needs no RCU test (105 and "
-     "93; v1 patch 0065's range test, which rotates the offset and reads the "
-     "number of entries first, adds 2: 107 and 95), and where nothing "
-     "preempts (no preemption count, as here) the slow path jumps to the "
-     "module's `__cfi_check` rather than calling it (v1 patch 0066: 103 and "
-     "93; v1 patch 0068 takes the 2 back on arm64: 101). Since v1 patch 0072 the "
-     "shadow leads to an index of the module's own entries, which the build "
-     "reads back from the module's `__cfi_check` when the .ko is linked "
-     "(v1 patch 0071), and the call is judged as a call into vmlinux's tables "
-     "is, by one load and comparison (arm64 90, x86_64 90; arm64 86 since "
-     "v1 patch 0077 keeps the slow-path call's set-up out of bsearch()'s "
-     "loop), rather than by the "
-     "module's search over 64-bit constants (5 comparisons in the "
-     "benchmark's module; a median of 14 in the server profile's modules, "
-     "ipv6 234, which no longer count). Since v1 patch 0078 vmlinux's own "
-     "slow-path calls ask the shadow first: a valid target vmlinux calls "
-     "outside its own tables is in a module or BPF code, so the range test "
-     "of vmlinux's tables, which a module's calls into vmlinux pass, only "
-     "sent them on; the module loader binds modules to a slow path that "
-     "keeps it first (arm64 86 to 78, x86_64 90 to 82; module to core "
-     "unchanged). What is left is the caller's check and slow-path call "
-     "(bsearch() keeps one more callee-saved register for it), the shadow "
-     "look-up (14 instructions on arm64, with the index's address) and the "
-     "index (9). A cache of verdicts would not do, as it would be a "
-     "writable word deciding one."),
-    (("precision",),
-     "**Precision.** kCFI accepts every function carrying the type's hash, "
-     "which clang emits for address-taken functions and for functions with "
-     "external linkage; jump tables hold the functions whose address C takes, "
-     "as LTO sees them before it optimises. So an address taken only in code "
-     "that inlining later removes still makes an entry, LLVM counts "
-     "function_nocfi() (NOKPROBE_SYMBOL() uses it) as taking the address, "
-     "and GPL-only exports keep one for symbol_get() (non-GPL exports no "
-     "longer get one, v1 patch 0031). `jt-entries-unnamed` below counts the "
-     "entries no relocation in vmlinux.o names (tools/cfi-precision/"
-     "cfi-jt-refs); `targets-per-call-site-without-unnamed` is the mean "
-     "without them, the most a fix after LTO could give. No tool after LTO "
-     "can remove them soundly: code in LTO's own partition derives entries "
-     "from a table's address by arithmetic, with no relocation (gic_smp_init() "
-     "passes the entry of gic_check_rdist() plus 4, gic_starting_cpu()'s), "
-     "so `jt-entries-unreferenced` counts only unnamed entries of tables no "
-     "such code refers to (results/notes/jt-unreferenced.md). The fix is LLVM's: give "
-     "an entry only to functions whose address optimised code still uses. "
-     "More of the gap is the GPL-only exports' entries, which only the "
-     "export makes (`jt-entries-export-only`; "
-     "`targets-per-call-site-without-export-only` is the mean without them): "
-     "symbol_get() hands them out, as its pointer must pass the caller's "
-     "check, and nothing at vmlinux's link tells which exports a module will "
-     "ask it for. A caller names its target when it is compiled, so it could "
-     "take the address itself and get an entry in its own tables, but only "
-     "for a target in vmlinux: one in a module that is not loaded yet has no "
-     "address when the caller is loaded, and symbol_get() exists for such "
-     "targets (results/notes/jt-export-entries.md). "
-     "Tighter sets than that need more than the prototype: per-call-site or "
-     "per-struct-field type ids. The same figures for a distribution-like "
-     "configuration: `make precision PROFILE=server`, "
-     "results/precision-server.md."),
-]
+# Where a missed goal is explained (by hand, with what would close it):
+# the section of results/notes/bench-goals.md for each goal, linked from
+# the report in results/.
+NOTES = "notes/bench-goals.md"
+WHY = {
+    "macro-overhead": "macro-overhead",
+    "macro-vs-kcfi": "macro-overhead",
+    "checked-call": "macro-overhead",
+    "cross-module-call": "cross-module-calls",
+    "core-to-module-call": "cross-module-calls",
+    "precision": "precision",
+}
 
 
 def load(path):
@@ -375,16 +243,12 @@ def report_arch(fig, arch, modes, svg_name):
             L.append(f"| {g} | {v} | {verdict(ok)} |")
         L.append("")
         missed = {name for name, _, _, ok in goals if not ok}
-        why = [text for names, text in WHY if missed & set(names)]
+        why = sorted({WHY[name] for name in missed if name in WHY})
         if why:
-            L.append("### Where a goal is missed: what costs it, what would remove it\n")
-            tables = " ".join(fig.get(("precision", "jt-tables", "jt"), ["n/a"]))
-            entries = " ".join(fig.get(("precision", "jt-table-entries", "jt"), ["n/a"]))
-            ku, ju = (med(fig, "micro", "unchecked", m) for m in ("kcfi", "jt"))
-            unchecked = (f" (the micro figures: unchecked {ku:g} vs {ju:g})"
-                         if ku is not None and ju is not None else "")
-            L += [f"- {text.format(tables=tables, entries=entries, unchecked=unchecked)}" for text in why]
-            L.append("")
+            L.append("### Where a goal is missed\n")
+            L.append("What costs each missed goal and what would remove it is written by hand: " +
+                     ", ".join(f"[{w}]({NOTES}#{w})"
+                               for w in why) + ".\n")
 
     L.append("### Micro: guest instructions per call\n")
     L.append("Median [min–max] over the repeats; the kernel module `guest/cfi-bench` times "
