@@ -59,7 +59,7 @@ def run(args, stdout=subprocess.PIPE):
     return res
 
 
-def static_rows(arch, mode, build, precision_out, tool):
+def static_rows(mode, build, precision_out, tool):
     """Sizes, build time and precision of one build's vmlinux."""
     vmlinux = os.path.join(build, "vmlinux")
     size = f"llvm-size{LLVM}"
@@ -97,13 +97,19 @@ def static_rows(arch, mode, build, precision_out, tool):
             rows.append((mode, 0, "static", "build-from-scratch", f.read().rstrip("\n"), "s"))
     rows += [(mode, 0, "precision", k, v, "") for k, v in precision]
     rows += reference_rows(mode, build, precision_out, tool)
-    if arch == "x86_64":
+    if config_has(build, "CONFIG_X86_KERNEL_IBT=y"):
         rows += endbr_rows(mode, vmlinux, tool)
     return rows
 
 
+def config_has(build, line):
+    """Whether the build's .config has LINE."""
+    with open(os.path.join(build, ".config")) as f:
+        return any(l.rstrip("\n") == line for l in f)
+
+
 def endbr_rows(mode, vmlinux, tool):
-    """x86_64: the ENDBR64 left once objtool's seal list is applied (the
+    """IBT (x86_64): the ENDBR64 left once objtool's seal list is applied (the
     places IBT lets an indirect branch land on), tools/cfi-precision's
     endbr-count."""
     prog = os.path.join(os.path.dirname(tool), "endbr-count")
@@ -236,7 +242,7 @@ def main():
     figures = os.path.dirname(os.path.abspath(a.out))
     rows = []
     for mode, build in a.build:
-        rows += static_rows(a.arch, mode, build,
+        rows += static_rows(mode, build,
                             os.path.join(figures, f"{a.arch}-{mode}.precision"),
                             a.cfi_precision)
     for mode, repeat, log in a.log:
