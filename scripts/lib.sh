@@ -153,6 +153,14 @@ check_mode() {	# check_mode MODE [ARCH]
 
 # One build directory per (arch, mode, profile); a compiler other than the default
 # clang-19 gets its own (e.g. LLVM=-14 for Debian 12's stock clang).
+# log_path LOGDIR ARCH MODE NAME [EXT]: where a test (or run.sh) keeps a
+# console or report: LOGDIR/ARCH-MODE-NAME.EXT (log by default), NAME's
+# spaces as dashes ("lkdtm CFI_FORWARD_PROTO permissive").
+log_path() {
+	local name=$4
+	echo "$1/$2-$3-${name// /-}.${5:-log}"
+}
+
 build_dir() {
 	local cc= profile=
 	[ "$LLVM" = -19 ] || cc=-clang$LLVM

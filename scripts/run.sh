@@ -6,7 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 arch_mode_args "$@"
 logs=$JTCFI_LOGS
-log=$logs/$arch-$mode-lkdtm-CFI_FORWARD_PROTO.log
+log=$(log_path "$logs" "$arch" "$mode" "lkdtm CFI_FORWARD_PROTO")
 
 "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"
 note "booting $arch/$mode and calling a function through a pointer of the wrong prototype"

@@ -6,7 +6,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-bench-smoke.log
+log=$(test_log bench-smoke)
 
 # printk.time=1 as make bench boots: every console line, guest/init's
 # start line too, then carries a timestamp (it once made boot.sh take

@@ -12,7 +12,7 @@ set -u
 test_args "$@"
 expect_only caught
 name=bpf-loop-forge
-log=$logs/$arch-$mode-bpf-loop-forge.log
+log=$(test_log bpf-loop-forge)
 
 boot_or_fail "$name" "$log" jtcfi.run=bpf-loop-forge kunit.enable=0 oops=panic || exit 0
 if ! grep -q 'forged [1-9][0-9]* copies of the BPF callback' "$log"; then

@@ -17,7 +17,7 @@ test_args "$@"
 expect_only caught missed
 where=${4:-}
 name="bpf-run-forge $where"
-log=$logs/$arch-$mode-bpf-run-forge-$where.log
+log=$(test_log "bpf-run-forge $where")
 case "$where" in
 module)	run=module-forge:forge_bpf_func=1 site= ;;
 core)	run=module-forge:forge_bpf_func=1:forge_bpf_socket=1 site=sk_filter_trim_cap ;;

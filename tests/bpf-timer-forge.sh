@@ -14,7 +14,7 @@ test_args "$@"
 expect_only caught
 what=${4:-}
 name=bpf-timer-forge${what:+ $what}
-log=$logs/$arch-$mode-bpf-timer-forge${what:+-$what}.log
+log=$(test_log "bpf-timer-forge${what:+ $what}")
 # The pointer C code gets for bpf_timer_cb(): its jump-table entry under
 # jump tables (named <function>[.<hash>].cfi_jt), the function otherwise.
 if [ "$mode" = jt ]; then

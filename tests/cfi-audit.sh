@@ -6,7 +6,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-cfi-audit.log
+log=$(test_log cfi-audit)
 
 boot_or_fail cfi-audit "$log" jtcfi.run=kunit,modules:20 cfi=permissive || exit 0
 total=$(sed -n 's/^jtcfi-guest: cfi-violations: total: //p' "$log" | tail -n 1)

@@ -13,7 +13,7 @@ set -u
 test_args "$@"
 expect_only pass
 out=$(build_dir "$arch" "$mode")
-report=$logs/$arch-$mode-cfi-codegen.txt
+report=$(test_log cfi-codegen txt)
 need_objdump "cfi-codegen" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok cfi-codegen: $out/vmlinux is missing"; exit 0; }
 # modroot/ holds copies of the tree's modules.

@@ -12,7 +12,7 @@ set -u
 test_args "$@"
 expect_only pass
 name=cfi-exemptions
-report=$logs/$arch-$mode-$name.json
+report=$(test_log "$name" json)
 tools=$JTCFI_TOP/tools/cfi-exemptions
 
 if ! JTCFI_TREE=$JTCFI_TREE LLVM_SUFFIX=$LLVM python3 "$tools/cfi-exemptions.py" \

@@ -27,7 +27,7 @@ if [ -z "$found" ] || [ -z "$run" ] || [ -z "$marker" ] || [ -z "$survived" ]; t
 	echo "not ok $name: no complete stanza in tests/crashes (run, marker, survived)"
 	exit 0
 fi
-log=$logs/$arch-$mode-${name// /-}.log
+log=$(test_log "$name")
 
 boot_or_fail "$name" "$log" jtcfi.run="$run" kunit.enable=0 oops=panic || exit 0
 caught_verdict "$name" "$log" "$marker" "$survived" "$site" "$report"

@@ -18,7 +18,7 @@ test_args "$@"
 expect_only caught
 where=${4:-}
 name="diag-kind $where"
-log=$logs/$arch-$mode-diag-kind-$where.log
+log=$(test_log "diag-kind $where")
 case "$where" in
 module)	run=module-forge:forge_diag_kind=1 site=diag_victim ;;
 core)	jiffies=$(sysmap_addr "$arch" "$mode" jiffies)

@@ -12,7 +12,7 @@ set -u
 test_args "$@"
 expect_only caught missed
 name=die-stop
-log=$logs/$arch-$mode-$name.log
+log=$(test_log "$name")
 
 boot_or_fail "$name" "$log" \
 	jtcfi.run=module-forge:mismatch=1:forge_die_stop=1 kunit.enable=0 || exit 0

@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-el2-kvm.log
+log=$(test_log el2-kvm)
 
 JTCFI_QEMU_MACHINE=virt,virtualization=on boot_or_fail el2-kvm "$log" \
 	jtcfi.run=kunit kunit.enable=0 kvm-arm.mode=nvhe || exit 0

@@ -21,7 +21,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-exercise.log
+log=$(test_log exercise)
 
 args=(jtcfi.run=exercise kunit.enable=0 oops=panic)
 if [ "$arch" = x86_64 ]; then

@@ -10,7 +10,7 @@ set -u
 test_args "$@"
 expect_only caught
 name=exit-entry
-log=$logs/$arch-$mode-exit-entry.log
+log=$(test_log exit-entry)
 out=$(build_dir "$arch" "$mode")
 need_objdump "$name" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok $name: $out/vmlinux is missing"; exit 0; }

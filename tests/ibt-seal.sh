@@ -14,7 +14,7 @@ test_args "$@"
 expect_only pass
 name=ibt-seal
 out=$(build_dir "$arch" "$mode")
-report=$logs/$arch-$mode-$name.txt
+report=$(test_log "$name" txt)
 tools=$JTCFI_TOP/tools/cfi-precision
 
 [ "$arch" = x86_64 ] || { echo "not ok $name: x86_64 only (IBT)"; exit 0; }

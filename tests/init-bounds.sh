@@ -11,7 +11,7 @@ set -u
 test_args "$@"
 expect_only pass
 name=init-bounds
-log=$logs/$arch-$mode-$name.log
+log=$(test_log "$name")
 
 boot_or_fail "$name" "$log" \
 	jtcfi.run=module-forge:forge_init_bounds=1 kunit.enable=0 oops=panic || exit 0

@@ -14,7 +14,7 @@ set -u
 test_args "$@"
 expect_only pass
 out=$(build_dir "$arch" "$mode")
-dis=$logs/$arch-$mode-jt-direct-calls.txt
+dis=$(test_log jt-direct-calls txt)
 need_objdump "jt-direct-calls" || exit 0
 [ -e "$out/vmlinux" ] || { echo "not ok jt-direct-calls: $out/vmlinux is missing"; exit 0; }
 

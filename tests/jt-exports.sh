@@ -12,7 +12,7 @@ set -u
 test_args "$@"
 expect_only pass
 out=$(build_dir "$arch" "$mode")
-report=$logs/$arch-$mode-jt-exports.txt
+report=$(test_log jt-exports txt)
 tools=$JTCFI_TOP/tools/cfi-precision
 
 if ! make -s -C "$tools" CC="clang$LLVM" >/dev/null 2>&1; then

@@ -11,7 +11,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-kprobe-blacklist.log
+log=$(test_log kprobe-blacklist)
 
 boot_or_fail kprobe-blacklist "$log" \
 	jtcfi.run=kprobe-blacklist kunit.enable=0 oops=panic || exit 0

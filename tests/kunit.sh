@@ -5,7 +5,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-kunit.log
+log=$(test_log kunit)
 
 boot_or_fail kunit "$log" jtcfi.run=kunit || exit 0
 kunit_verdict kunit "$log"

@@ -31,6 +31,11 @@ test_args() {
 	logs=$(mkdir -p "$3" && cd "$3" && pwd)
 }
 
+# test_log NAME [EXT]: where this test keeps what it saw (log_path).
+test_log() {
+	log_path "$logs" "$arch" "$mode" "$@"
+}
+
 # need_objdump NAME: sets objdump to the LLVM objdump of $LLVM, or prints
 # "not ok NAME" and returns 1 (the caller exits) if it is not installed.
 need_objdump() {

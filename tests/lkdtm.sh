@@ -13,7 +13,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 test=$4 variant=${5:-}
-log=$logs/$arch-$mode-lkdtm-$test${variant:+-$variant}.log
+log=$(test_log "lkdtm $test${variant:+ $variant}")
 name="lkdtm $test${variant:+ $variant}"
 boot_args=
 [ "$variant" = permissive ] && boot_args=cfi=permissive

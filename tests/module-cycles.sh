@@ -13,7 +13,7 @@ expect_only pass
 n=200
 variant=${4:-}
 name="module-cycles${variant:+ $variant}"
-log=$logs/$arch-$mode-module-cycles${variant:+-$variant}.log
+log=$(test_log "module-cycles${variant:+ $variant}")
 args=()
 case "$variant" in
 '')	;;

@@ -51,7 +51,7 @@ load-race)
 *)	echo "not ok module-forge $what: no such target (shadow, index, module-index, struct-ops, struct-ops-stubs or load-race)"; exit 0 ;;
 esac
 name="module-forge $what"
-log=$logs/$arch-$mode-module-forge-$what.log
+log=$(test_log "module-forge $what")
 
 if [ -n "$symbol" ]; then
 	jiffies=$(sysmap_addr "$arch" "$mode" jiffies)

@@ -10,7 +10,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-log=$logs/$arch-$mode-module-kunit.log
+log=$(test_log module-kunit)
 cases=7
 
 boot_or_fail module-kunit "$log" \

@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only caught
-log=$logs/$arch-$mode-module-nocheck.log
+log=$(test_log module-nocheck)
 
 boot_or_fail module-nocheck "$log" \
 	jtcfi.run=module-nocheck kunit.enable=0 oops=panic || exit 0

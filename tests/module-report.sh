@@ -11,7 +11,7 @@ test_args "$@"
 expect_only caught
 via=$4
 name="module-report $via"
-log=$logs/$arch-$mode-module-report-$via.log
+log=$(test_log "module-report $via")
 case "$via" in
 entry)
 	first='target: kstrtoint+0x0/0x[0-9a-f]* through a jump-table entry;'

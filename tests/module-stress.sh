@@ -10,7 +10,7 @@ set -u
 test_args "$@"
 expect_only pass
 count=${4:-1000}
-log=$logs/$arch-$mode-module-stress.log
+log=$(test_log module-stress)
 
 JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-1800} \
 boot_or_fail module-stress "$log" \

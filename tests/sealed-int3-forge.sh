@@ -12,7 +12,7 @@ set -u
 test_args "$@"
 expect_only caught
 name=sealed-int3-forge
-log=$logs/$arch-$mode-$name.log
+log=$(test_log "$name")
 [ "$arch" = x86_64 ] || { echo "not ok $name: x86_64 only (arm64 seals with a BRK no data steers)"; exit 0; }
 
 jiffies=$(sysmap_addr "$arch" "$mode" jiffies)

@@ -15,7 +15,7 @@ set -u
 test_args "$@"
 expect_only pass
 name=shadow-alias
-log=$logs/$arch-$mode-$name.log
+log=$(test_log "$name")
 
 jiffies=$(sysmap_addr "$arch" "$mode" jiffies)
 shadow=$(sysmap_addr "$arch" "$mode" cfi_jt_shadow)

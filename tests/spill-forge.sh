@@ -16,7 +16,7 @@ set -u
 test_args "$@"
 expect_only caught
 name=spill-forge
-log=$logs/$arch-$mode-spill-forge.log
+log=$(test_log spill-forge)
 ko=$(build_dir "$arch" "$mode")/lib/test_cfi_module.ko
 need_objdump "$name" || exit 0
 [ -f "$ko" ] || { echo "not ok $name: $ko is missing"; exit 0; }

@@ -12,7 +12,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only caught
-log=$logs/$arch-$mode-$JTCFI_PROFILE-struct-ops.log
+log=$(test_log "$JTCFI_PROFILE struct-ops")
 [ "$JTCFI_PROFILE" = server ] || {
 	echo "not ok struct-ops: needs PROFILE=server (a kernel with TCP and BPF struct_ops)"
 	exit 0
