@@ -69,13 +69,12 @@ check-fresh:
 	@$(S)/setup-host.sh fresh
 	$(S)/check-fresh.sh $(REV)
 
-# The CFI shadow under concurrent module loads and cross-module calls;
-# STRESS_CYCLES (1000) per module.
+# The CFI shadow under concurrent module loads and cross-module calls
+# (tests/plan-stress); STRESS_CYCLES (1000) per module.
+STRESS_CYCLES ?= 1000
 stress: setup tree
-	$(S)/prepare-kernel.sh $(ARCH) $(MODE)
-	@mkdir -p $(LOGS)
-	tests/module-stress.sh $(ARCH) $(MODE) $(LOGS) $(STRESS_CYCLES) | tee $(LOGS)/.stress
-	@! grep -q '^not ok' $(LOGS)/.stress
+	ARCHS=$(ARCH) MODES=$(MODE) JTCFI_STRESS_CYCLES=$(STRESS_CYCLES) \
+		JTCFI_PLAN=$(CURDIR)/tests/plan-stress $(S)/check.sh
 
 bench: setup tree
 	$(S)/bench.sh $(ARCH)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# module-stress.sh ARCH MODE LOGDIR [N]: N (default 1000) loads and unloads
+# module-stress.sh ARCH MODE LOGDIR: N (JTCFI_STRESS_CYCLES, 1000) loads and unloads
 # of the CFI test module and, at the same time, N of a second module, on
 # two vCPUs, while a third module (guest/cfi-bench/cfi_stress.c) is called
 # across the module boundary in a loop: every load, unload and call must
@@ -9,7 +9,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 test_args "$@"
 expect_only pass
-count=${4:-1000}
+count=${JTCFI_STRESS_CYCLES:-1000}
+positive_number JTCFI_STRESS_CYCLES "$count"
 log=$(test_log module-stress)
 
 JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-1800} \
