@@ -4,35 +4,19 @@ collected (DATADIR/ARCH.tsv) into a Markdown report with the goals checked
 and an SVG chart next to it (OUT without .md, plus -ARCH.svg).  The report
 says only what the figures show; the compiler it names is clang$LLVM."""
 
-import csv
 import datetime
 import glob
 import operator
 import os
-import re
 import statistics
 import subprocess
 import sys
 
+from figures import GOALS, load, stats_field
+
 USAGE = "usage: bench-report.py DATADIR OUT.md"
 LLVM = os.environ.get("LLVM") or "-19"  # as scripts/lib.sh
 
-# The goals of the benchmark issue, checked against jt:
-# (name, comparison, threshold, text).  A goal is met when its measured
-# value compares so with the threshold; the text names the goal in the
-# report ({t}: the threshold, {w}: the macro workload).
-GOALS = [
-    ("macro-overhead", "<=", 1.0, "macro `{w}`: jt overhead ≤ {t:g} % over none"),
-    ("macro-vs-kcfi", "<=", 0.5, "macro `{w}`: jt ≤ kcfi + {t:g} points"),
-    ("checked-call", "<=", 3, "checked same-module call ≤ kcfi's + {t:g} instructions"),
-    ("cross-module-call", "<=", 2,
-     "module-to-core call ≤ {t:g}× a same-module checked call (loop subtracted)"),
-    ("core-to-module-call", "<=", 2,
-     "core-to-module call ≤ {t:g}× a same-module checked call (bsearch() and loop as without CFI)"),
-    ("module-load", "<=", 1.0,
-     "module load: CFI's share (jt − none per load, shadow update included) ≤ {t:g} ms"),
-    ("precision", ">=", 30, "jt allowed targets per call site ≥ {t:g} % below kcfi's (mean)"),
-]
 GOAL = {g[0]: g for g in GOALS}
 COMPARE = {"<=": operator.le, ">=": operator.ge}
 
@@ -64,15 +48,6 @@ WHY = {
 }
 
 
-def load(path):
-    rows = list(csv.DictReader(open(path), delimiter="\t"))
-    fig = {}
-    for r in rows:
-        key = (r["kind"], r["name"], r["mode"])
-        fig.setdefault(key, []).append(r["value"])
-    return fig
-
-
 def nums(fig, kind, name, mode):
     return [float(v) for v in fig.get((kind, name, mode), [])]
 
@@ -94,11 +69,6 @@ def spread(fig, kind, name, mode, fmt):
 
 def ratio(a, b):
     return f"{a / b:.4f}" if a is not None and b else "n/a"
-
-
-def stats_field(text, field):
-    m = re.search(field + r"\s+([0-9.]+)", text or "")
-    return float(m.group(1)) if m else None
 
 
 def verdict(ok):

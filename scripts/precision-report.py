@@ -6,9 +6,10 @@ every precision row of kcfi and jt and how far jt's mean allowed targets
 per checked call site lie below kcfi's (issue 13 asks for 30 %)."""
 
 import glob
-import importlib.util
 import os
 import sys
+
+import figures
 
 USAGE = "usage: precision-report.py PROFILE DATADIR OUT.md"
 
@@ -18,18 +19,14 @@ def die(msg):
     sys.exit(1)
 
 
-# The table reader and the precision goal are bench-report.py's, so that
-# both reports read the figures and judge the goal alike.
-_spec = importlib.util.spec_from_file_location(
-    "bench_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-report.py"))
-bench_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_report)
-GOAL = next(t for name, _, t, _ in bench_report.GOALS if name == "precision")
+# The table reader and the precision goal are figures.py's, as for
+# bench-report.py.
+GOAL = next(t for name, _, t, _ in figures.GOALS if name == "precision")
 
 
 def mean_of(fig, name, mode, where):
     """The mean of a 'mean M median D max X' figure of the table."""
-    m = bench_report.stats_field(" ".join(fig.get(("precision", name, mode), [])), "mean")
+    m = figures.stats_field(" ".join(fig.get(("precision", name, mode), [])), "mean")
     if m is None:
         die(f"{where} has no mean {name} for {mode}")
     return m
@@ -37,7 +34,7 @@ def mean_of(fig, name, mode, where):
 
 def arch_section(path):
     arch = os.path.basename(path)[:-len(".tsv")]
-    fig = bench_report.load(path)
+    fig = figures.load(path)
     kcfi = mean_of(fig, "targets-per-call-site", "kcfi", path)
     jt = mean_of(fig, "targets-per-call-site", "jt", path)
     below = 100 * (kcfi - jt) / kcfi
