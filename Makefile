@@ -8,6 +8,7 @@
 #   make insn-profile  where the macro benchmarks' instructions go, per kernel function
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make exemptions what kcfi and jt each leave unchecked, in PROFILE
+#   make list-tests  the test plan, with what each test checks
 #   make test-harness  the console parser against recorded consoles (seconds)
 #   make lint-series  checkpatch, sign-offs, subjects, messages and git am of patches/
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
@@ -44,7 +45,7 @@ export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE JTCFI_TEST
 
 S := scripts
 
-.PHONY: test-harness lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions insn-profile check-series shell build setup tree export reset-tree clean-logs
+.PHONY: list-tests test-harness lint-series deb image system audit run check check-kcfi check-all check-open check-fresh stress bench precision exemptions insn-profile check-series shell build setup tree export reset-tree clean-logs
 
 run: setup tree
 	$(S)/run.sh $(ARCH) $(MODE)
@@ -142,6 +143,10 @@ export:
 # subjects, no patch numbers or harness in messages, git am): no build.
 lint-series: setup tree
 	$(S)/lint-series.sh
+
+# The tests a plan runs, with what each checks (PLAN, default tests/plan).
+list-tests:
+	@$(S)/list-tests.sh $(PLAN)
 
 # The console parser (scripts/console.py) against recorded consoles
 # (tests/consoles/): every verdict the tests draw, without a kernel.
