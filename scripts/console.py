@@ -16,7 +16,8 @@ must give (make test-harness).
       the first CFI report line (after MARKER), without its time stamp
   console.py find KIND[,KIND...] LOG|- [MARKER]
       the first line (after MARKER) that shows one of KIND: report, panic,
-      oops, warning, test-failed, guest-error, survived, no-init; from where it
+      oops, warning, test-failed, guest-error, survived, no-init, pti-on,
+      call-depth-on; from where it
       matches.  Exit status 1 if there is none
   console.py write-fault ARCH LOG|- ADDRESS
       the arch's fault on a write to read-only memory at ADDRESS (hex)
@@ -49,6 +50,9 @@ OOPS = r"Internal error: |^Oops: |^Oops - |^BUG: |kernel BUG at|general protecti
 # counted with the reports, not with the warnings.
 CFI_WARNING = r" at kernel/cfi_jt"
 NO_INIT = r"Kernel panic|Unable to mount|No working init"
+# Mitigations a boot asked for, as each arch says they are on.
+PTI_ON = r"^Kernel/User page tables isolation: enabled|detected: Kernel page table isolation \(KPTI\)"
+CALL_DEPTH_ON = r"^RETBleed: Mitigation: Stuffing"
 LOG_HEADER = "# jtcfi: "
 TIME_STAMP = re.compile(r"^\[ *[0-9]+\.[0-9]+\] ")
 
@@ -103,6 +107,8 @@ KINDS = {
     "guest-error": GUEST_ERROR,
     "survived": GUEST_SURVIVED,
     "no-init": NO_INIT,
+    "pti-on": PTI_ON,
+    "call-depth-on": CALL_DEPTH_ON,
 }
 
 

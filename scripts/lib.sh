@@ -94,10 +94,16 @@ JTCFI_LOGS=$JTCFI_RESULTS/logs
 #   console  the kernel's serial console (console=)
 #   triple   clang's --target= for the guest programs
 #   deb      Debian's name: busybox-static:DEB, $JTCFI_CACHE/busybox/DEB
+#   pti      the boot argument that turns page-table isolation on
+#   poke     TCG threading for a boot that patches text while other CPUs
+#            run it (x86's text_poke_bp(): with a host thread per vCPU,
+#            QEMU sometimes ran a site's INT3 after it was restored)
+#   tracer   yes if enabled_functions names each traced site's tracer
+#            (x86 reads it back from the site's code; arm64 does not)
 JTCFI_ARCH_TABLE='
-arch    srcarch image                  qemu                machine cpu                 bios      console triple            deb
-arm64   arm64   arch/arm64/boot/Image  qemu-system-aarch64 virt    max,pauth-impdef=on -         ttyAMA0 aarch64-linux-gnu arm64
-x86_64  x86     arch/x86/boot/bzImage  qemu-system-x86_64  pc      max                 qboot.rom ttyS0   x86_64-linux-gnu  amd64
+arch    srcarch image                  qemu                machine cpu                 bios      console triple            deb   pti    poke   tracer
+arm64   arm64   arch/arm64/boot/Image  qemu-system-aarch64 virt    max,pauth-impdef=on -         ttyAMA0 aarch64-linux-gnu arm64 kpti=1 -      -
+x86_64  x86     arch/x86/boot/bzImage  qemu-system-x86_64  pc      max                 qboot.rom ttyS0   x86_64-linux-gnu  amd64 pti=on single yes
 '
 
 arch_list() {	# arch_list: every supported ARCH, one a line

@@ -23,41 +23,48 @@ test_args "$@"
 expect_only pass
 log=$(test_log exercise)
 
-args=(jtcfi.run=exercise kunit.enable=0 oops=panic)
-if [ "$arch" = x86_64 ]; then
-	args+=(pti=on "${CALL_DEPTH_ARGS[@]}")
-	export JTCFI_TCG_THREAD=single
-else
-	args+=(kpti=1)
+args=(jtcfi.run=exercise kunit.enable=0 oops=panic "$(arch_field "$arch" pti)")
+# What the kernel has, it must show: call-depth tracking booted on, KASLR
+# moving the kernel.  The arch table says how to force PTI, how TCG must
+# run a boot that patches text, and whether enabled_functions can name
+# each site's tracer.
+call_depth=
+if build_has CONFIG_MITIGATION_CALL_DEPTH_TRACKING=y; then
+	call_depth=1
+	args+=("${CALL_DEPTH_ARGS[@]}")
 fi
+poke=$(arch_field "$arch" poke)
+[ -z "$poke" ] || export JTCFI_TCG_THREAD=$poke
 boot_or_fail exercise "$log" "${args[@]}" || exit 0
 what="${args[*]:3} boot"
-[ "${JTCFI_TCG_THREAD:-}" = single ] && what="$what (single-threaded TCG)"
-if [ "$arch" = x86_64 ]; then
+[ -z "$poke" ] || what="$what ($poke-threaded TCG)"
+if build_has CONFIG_RANDOMIZE_BASE=y; then
 	moved=$(kaslr_offset "$arch" "$mode" "$log")
 	if [ "$moved" = 0x0 ]; then
 		# KASLR picks the link address itself about once in 490 boots.
 		boot_or_fail exercise "$log" "${args[@]}" || exit 0
 		moved=$(kaslr_offset "$arch" "$mode" "$log")
 	fi
-	for need in 'Kernel/User page tables isolation: enabled' \
-		    "$CALL_DEPTH_ON"; do
-		if ! grep -q "$need" "$log"; then
-			echo "not ok exercise: booted ${args[*]:3}, but the console has no '$need' (console: $log)"
-			exit 0
-		fi
-	done
 	if [ -z "$moved" ] || [ "$moved" = 0x0 ]; then
 		echo "not ok exercise: KASLR did not move the kernel (offset ${moved:-unknown}; console: $log)"
 		exit 0
 	fi
-	# The sites whose tracer x86 could read back from ftrace_caller.
+	what="$what, KASLR (kernel moved by $moved)"
+fi
+for on in pti-on ${call_depth:+call-depth-on}; do
+	if ! console_find "$on" "$log" > /dev/null; then
+		echo "not ok exercise: booted ${args[*]:3}, but the console does not show $on (console: $log)"
+		exit 0
+	fi
+done
+if [ -n "$(arch_field "$arch" tracer)" ]; then
+	# The sites whose tracer the kernel could read back from their code.
 	read -r sites led < <(sed -n 's/^jtcfi-guest: exercise: enabled_functions: \([0-9]*\) sites, \([0-9]*\) lead.*/\1 \2/p' "$log")
 	if [ "${sites:-0}" -lt 1 ] || [ "$sites" != "$led" ]; then
 		echo "not ok exercise: enabled_functions: ${led:-?} of ${sites:-?} traced sites name their tracer (console: $log)"
 		exit 0
 	fi
-	what="$what, KASLR (kernel moved by $moved), enabled_functions ($sites sites)"
+	what="$what, enabled_functions ($sites sites)"
 fi
 traced=$(sed -n 's/^jtcfi-guest: exercise: function tracer: \([0-9]*\) lines traced/\1/p' "$log")
 if [ "${traced:-0}" -lt 1 ]; then

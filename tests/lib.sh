@@ -121,10 +121,14 @@ reported_verdict() {
 }
 
 # Call-depth tracking (x86_64): the boot arguments that turn it on
-# ("force": QEMU's CPU model does not have the bug stuffing is for) and the
-# console line that says it is on.
+# ("force": QEMU's CPU model does not have the bug stuffing is for); the
+# console parser's call-depth-on says it is.
 CALL_DEPTH_ARGS=(spectre_v2=retpoline retbleed=stuff,force)
-CALL_DEPTH_ON='RETBleed: Mitigation: Stuffing'
+
+# build_has LINE: whether the (arch, mode) kernel's .config has LINE.
+build_has() {
+	grep -qxF -- "$1" "$(build_dir "$arch" "$mode")/.config"
+}
 
 # passed_verdict NAME LOG WHAT LINE...: prints "ok NAME: WHAT" only if
 # LOG has every LINE (the module's and the guest's own reports that the

@@ -23,8 +23,8 @@ esac
 
 JTCFI_BOOT_TIMEOUT=${JTCFI_BOOT_TIMEOUT:-600} boot_or_fail "$name" "$log" \
 	jtcfi.run="modules:$n" kunit.enable=0 oops=panic "${args[@]}" || exit 0
-if [ "$variant" = stuff ] && ! grep -q "$CALL_DEPTH_ON" "$log"; then
-	echo "not ok $name: booted ${args[*]}, but the console has no '$CALL_DEPTH_ON' (console: $log)"
+if [ "$variant" = stuff ] && ! console_find call-depth-on "$log" > /dev/null; then
+	echo "not ok $name: booted ${args[*]}, but the console does not say call-depth tracking is on (console: $log)"
 	exit 0
 fi
 cycles=$(sed -n 's/^jtcfi-guest: module cycles: //p' "$log")
