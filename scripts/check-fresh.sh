@@ -95,9 +95,9 @@ start=$(date +%s)
 log=$logs/fresh-make-run.log
 note "make run in a fresh Debian 12 root at $(git -C "$JTCFI_TOP" rev-parse --short "$rev") (log: $log)"
 if in_root "$log" make run; then
-	result=$(grep -E '^(not )?ok ' "$log" | tail -n 1)
+	result=$(grep -E '^[^ ]+ [^ ]+ lkdtm CFI_FORWARD_PROTO: (not )?ok  ' "$log" | tail -n 1)
 	case "$result" in
-	"ok "*)	verdict ok make-run "${result#ok }" ;;
+	*": ok  ("*)	verdict ok make-run "${result#* * }" ;;
 	*)	verdict not-ok make-run "make run succeeded but printed no ok line (see $log)" ;;
 	esac
 else
