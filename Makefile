@@ -38,10 +38,13 @@ FROM ?= 1
 # with it ("module-forge", "lkdtm CFI_FORWARD_PROTO", "bpf-*").
 T ?=
 JTCFI_TEST := $(T)
+# make audit: seconds of trinity, half as nobody and half as root.
+FUZZ_S ?= 600
 JTCFI_PROFILE := $(PROFILE)
 # Console logs (scripts/lib.sh: JTCFI_LOGS).
 LOGS := $(or $(JTCFI_RESULTS),results)/logs
-export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE JTCFI_TEST
+JTCFI_FUZZ_S := $(FUZZ_S)
+export ARCHS MODES JTCFI_CACHE LLVM JTCFI_PROFILE JTCFI_FUZZ_S JTCFI_TEST
 
 S := scripts
 

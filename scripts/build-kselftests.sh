@@ -5,7 +5,7 @@
 # first stage (STAGE1-TAR) with the packages it downloaded unpacked into
 # it, so no cross toolchain is installed on the host.  Installed in
 # OUTDIR/install (run_kselftest.sh); rebuilt when the tree or the stage
-# changes.
+# changes.  With them, the BPF selftests' test_verifier (in install/bpf).
 set -eu
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"
@@ -40,7 +40,9 @@ hdr=$JTCFI_UAPI/$arch/usr/include
 # and two headers of mm/ and lib/) keeps the tree clean whatever a suite's
 # Makefile does.
 mkdir -p "$out/src"
-git -C "$JTCFI_TREE" archive HEAD tools scripts include mm/gup_test.h lib/test_hmm_uapi.h | tar -x -C "$out/src" ||
+git -C "$JTCFI_TREE" archive HEAD tools scripts include mm/gup_test.h lib/test_hmm_uapi.h \
+	kernel/bpf/disasm.h kernel/bpf/disasm.c "arch/$(arch_field "$arch" srcarch)/include/uapi" |
+	tar -x -C "$out/src" ||
 	die "cannot copy the selftests' sources from $JTCFI_TREE"
 sysroot="--sysroot=$out/sysroot"
 # mm/khugepaged.c uses KSFT_SKIP without including kselftest.h (a bug of
@@ -57,6 +59,21 @@ for t in $targets; do
 	grep -q "^$t:" "$out/install/kselftest-list.txt" ||
 		die "kselftest suite $t did not build for $arch: $(grep -m1 'error:' "$out/build.log") (see $out/build.log)"
 done
-rm -rf "$out/src"
+
+# The BPF selftests' test_verifier: hand-written programs, so no BPF
+# compiler or kernel BTF is needed (test_progs needs both, and a module
+# built against the kernel).  Their libbpf is built by the same make, for
+# the target: the cross flags reach it only as CLANG_CROSS_FLAGS.
+bpf=$out/bpf
+mkdir -p "$bpf"
+make -C "$out/src/tools/testing/selftests/bpf" -j"$(nproc)" ARCH="$arch" LLVM="$LLVM" \
+	CROSS_COMPILE="$(arch_field "$arch" triple)-" \
+	CLANG_CROSS_FLAGS="--target=$(arch_field "$arch" triple) $sysroot -fuse-ld=lld -Wno-unused-command-line-argument" \
+	KHDR_INCLUDES="-isystem $hdr" USERCFLAGS="$sysroot -fuse-ld=lld" \
+	OUTPUT="$bpf" "$bpf/test_verifier" > "$out/build-bpf.log" 2>&1 ||
+	die "test_verifier did not build for $arch: $(grep -m1 'error' "$out/build-bpf.log") (see $out/build-bpf.log)"
+mkdir -p "$out/install/bpf"
+cp "$bpf/test_verifier" "$out/install/bpf/"
+rm -rf "$out/src" "$bpf"
 note "kselftests for $arch: $(wc -l < "$out/install/kselftest-list.txt") tests in $out/install"
 echo "$want" > "$out/.jtcfi-stamp"

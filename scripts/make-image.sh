@@ -22,7 +22,8 @@ deb=$(arch_field "$arch" deb)
 # development files are the sysroot its kselftests are built against on
 # the host.
 include=systemd-sysv,udev,kmod,initramfs-tools,iproute2,nftables,procps,bpftool
-include+=,dbus,netcat-openbsd,stress-ng,libc6-dev,libgcc-12-dev,libcap-dev,libnuma-dev
+include+=,dbus,netcat-openbsd,stress-ng,trinity,libc6-dev,libgcc-12-dev,libcap-dev,libnuma-dev
+include+=,libelf-dev,zlib1g-dev
 
 out=$(build_dir "$arch" "$mode")
 "$JTCFI_TOP/scripts/prepare-kernel.sh" "$arch" "$mode"
@@ -50,6 +51,17 @@ kselftests=$JTCFI_KSELFTEST/$arch
 "$JTCFI_TOP/scripts/build-kselftests.sh" "$arch" "$stage1" "$kselftests"
 audit_bin=$JTCFI_GUEST_AUDIT/$arch
 "$JTCFI_TOP/scripts/build-guest-programs.sh" "$arch" "$JTCFI_TOP/guest/audit" "$audit_bin"
+# The tree's bpf_testmod, whose kfuncs test_verifier calls and which it
+# loads from its own directory: a module of this kernel, built like any
+# other (so with its CFI).
+testmod=$out/bpf-testmod
+if [ ! -f "$testmod/bpf_testmod.ko" ] || [ "$out/vmlinux" -nt "$testmod/bpf_testmod.ko" ]; then
+	rm -rf "$testmod"
+	mkdir -p "$testmod"
+	cp "$JTCFI_TREE"/tools/testing/selftests/bpf/bpf_testmod/* "$testmod/"
+	kmake "$arch" "$out" M="$testmod" modules > "$testmod/build.log" 2>&1 ||
+		die "bpf_testmod did not build for $arch/$mode (see $testmod/build.log)"
+fi
 
 # The image is remade when the packages, what the guest runs or the
 # programs and kselftests it carries are newer.
@@ -57,7 +69,7 @@ img=$out/image
 if [ -f "$img/disk.img" ] && [ "$img/disk.img" -nt "$image_deb" ] &&
    [ "$img/disk.img" -nt "$stage1" ] &&
    [ -z "$(find "$0" "$JTCFI_TOP/guest/image" "$JTCFI_TOP/guest/init" "$audit_bin" \
-	"$kselftests/.jtcfi-stamp" -newer "$img/disk.img" -print -quit)" ]; then
+	"$kselftests/.jtcfi-stamp" "$testmod/bpf_testmod.ko" -newer "$img/disk.img" -print -quit)" ]; then
 	note "image for $arch/$mode ($JTCFI_PROFILE) is up to date: $img/disk.img"
 	exit 0
 fi
@@ -72,6 +84,7 @@ cp -r "$JTCFI_TOP"/guest/image/. "$root/root/jtcfi/"
 cp "$image_deb" "$root/root/jtcfi/debs/"
 cp "$audit_bin"/* "$root/root/jtcfi/"
 cp -r "$kselftests/install" "$root/root/jtcfi/kselftest"
+cp "$testmod/bpf_testmod.ko" "$root/root/jtcfi/kselftest/bpf/"
 
 mkdir -p "$img"
 rm -f "$img/disk.img.tmp"
