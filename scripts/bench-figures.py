@@ -33,12 +33,10 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = os.environ.get("LLVM") or "-19"  # as scripts/lib.sh
 
-# What the guest prints (guest/cfi-bench/cfi_bench.c, guest/bench/bench.h,
-# guest/bench/modload.c) and the kernel's hand-over to init.
-MICRO = re.compile(r".*jtcfi-bench: micro ([a-z-]+) calls=([0-9]+) ns=([0-9]+)$")
-MACRO = re.compile(r".*jtcfi-bench: macro ([a-z-]+) ops=([0-9]+) ns=([0-9]+) ")
-MODLOAD = re.compile(r".*jtcfi-bench: modload loads=([0-9]+) load_ns=([0-9]+) unload_ns=([0-9]+)$")
-TO_INIT = re.compile(r"\[ *([0-9.]*)\] Run /init as init process")
+# What the guest and the kernel print is the console parser's to know.
+from console import (BENCH_MACRO as MACRO, BENCH_MICRO as MICRO,  # noqa: E402
+                     BENCH_MODLOAD as MODLOAD, GUEST_DONE, RUN_INIT as TO_INIT)
+
 KINDS = ("micro", "macro", "modload")
 
 
@@ -174,7 +172,7 @@ def log_rows(arch, mode, repeat, log):
             lines = f.read().decode("latin-1").split("\n")
     except OSError as e:
         die(f"cannot read the console {log}: {e.strerror}")
-    if not any(l.startswith("jtcfi-guest: done") for l in lines):
+    if not any(l.startswith(GUEST_DONE) for l in lines):
         die(f"benchmark guest {arch}/{mode} stopped early (console: {log})")
     # Guest time when the kernel hands over to init (the first such line).
     boot = next((m.group(1) for m in map(TO_INIT.match, lines) if m), "")

@@ -54,6 +54,14 @@ NO_INIT = r"Kernel panic|Unable to mount|No working init"
 PTI_ON = r"^Kernel/User page tables isolation: enabled|detected: Kernel page table isolation \(KPTI\)"
 CALL_DEPTH_ON = r"^RETBleed: Mitigation: Stuffing"
 LOG_HEADER = "# jtcfi: "
+# A benchmark boot's lines (guest/cfi-bench/cfi_bench.c, guest/bench/bench.h,
+# guest/bench/modload.c) and the kernel's hand-over to init, read from the
+# raw console (time stamps kept) by bench-figures.py.
+BENCH_MICRO = re.compile(r".*jtcfi-bench: micro ([a-z-]+) calls=([0-9]+) ns=([0-9]+)$")
+BENCH_MACRO = re.compile(r".*jtcfi-bench: macro ([a-z-]+) ops=([0-9]+) ns=([0-9]+) ")
+BENCH_MODLOAD = re.compile(r".*jtcfi-bench: modload loads=([0-9]+) load_ns=([0-9]+) unload_ns=([0-9]+)$")
+RUN_INIT = re.compile(r"\[ *([0-9.]*)\] Run /init as init process")
+GUEST_DONE = "jtcfi-guest: done"
 TIME_STAMP = re.compile(r"^\[ *[0-9]+\.[0-9]+\] ")
 
 

@@ -166,6 +166,20 @@ class Titles(unittest.TestCase):
                          "no end: the console stops after lkdtm: Calling mismatched prototype ...")
 
 
+class Bench(unittest.TestCase):
+    """bench-figures.py reads the raw console, time stamps kept."""
+
+    def test_bench_lines(self):
+        with open(log("arm64-jt-bench")) as f:
+            lines = f.read().splitlines()
+        micro = [m[1] for m in map(console.BENCH_MICRO.match, lines) if m]
+        self.assertEqual(micro[:3], ["loop", "direct", "unchecked"])
+        self.assertTrue(any(map(console.BENCH_MACRO.match, lines)))
+        self.assertTrue(any(map(console.BENCH_MODLOAD.match, lines)))
+        self.assertEqual(next(m[1] for m in map(console.RUN_INIT.match, lines) if m), "0.385902")
+        self.assertTrue(any(l.startswith(console.GUEST_DONE) for l in lines))
+
+
 class Patterns(unittest.TestCase):
     def test_bre(self):
         self.assertTrue(console.bre(r"a\|b").search("b"))
