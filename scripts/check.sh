@@ -57,28 +57,26 @@ plan_for() {
 			in_list "$1" "$archs" "$ARCHS" || continue
 		fi
 		in_list "$2" "$modes" "$cfi_modes" || continue
-		# shellcheck disable=SC2053
-		[ -z "${JTCFI_TEST:-}" ] || [[ "$test" == $JTCFI_TEST || "$test" == $JTCFI_TEST" "* ]] ||
-			continue
+		selected "$test" || continue
 		echo "$expect $test"
 	done < "$plan"
 }
 
-# test_command TEST [ARGS] and test_args_of TEST [ARGS]: how a plan line
-# runs: tests/TEST.sh ARGS, or tests/crash.sh TEST ARGS for a stanza of
-# tests/crashes.
-test_command() {
-	if [ -f "$JTCFI_TOP/tests/${1%% *}.sh" ]; then
-		echo "$JTCFI_TOP/tests/${1%% *}.sh"
-	else
-		echo "$JTCFI_TOP/tests/crash.sh"
-	fi
+# selected TEST [ARGS]: whether T= (JTCFI_TEST) keeps a plan line's test.
+selected() {
+	# shellcheck disable=SC2053
+	[ -z "${JTCFI_TEST:-}" ] || [[ "$1" == $JTCFI_TEST || "$1" == $JTCFI_TEST" "* ]]
 }
-test_args_of() {
-	if [ -f "$JTCFI_TOP/tests/${1%% *}.sh" ]; then
-		echo "${1#"${1%% *}"}"
+
+# run_test TEST [ARGS]: tests/TEST.sh ARGS, or tests/crash.sh TEST ARGS
+# for a stanza of tests/crashes.
+run_test() {
+	local script=$JTCFI_TOP/tests/${1%% *}.sh
+	# shellcheck disable=SC2086
+	if [ -f "$script" ]; then
+		"$script" "$arch" "$mode" "$logs" ${1#"${1%% *}"}
 	else
-		echo "$1"
+		"$JTCFI_TOP/tests/crash.sh" "$arch" "$mode" "$logs" $1
 	fi
 }
 
@@ -101,9 +99,7 @@ run_tests() {	# run_tests ARCH MODE FIRST
 	fi
 	for t in "${tests[@]}"; do
 		expect=${t%% *} t=${t#* }
-		# shellcheck disable=SC2086
-		JTCFI_EXPECT=$expect $(test_command "$t") "$arch" "$mode" "$logs" \
-			$(test_args_of "$t") > "$logs/.result"
+		JTCFI_EXPECT=$expect run_test "$t" > "$logs/.result"
 		[ -s "$logs/.result" ] || echo "not ok $t: test printed no result" > "$logs/.result"
 		while read -r line; do report "$arch" "$mode" "$line"; done < "$logs/.result"
 	done
@@ -111,17 +107,14 @@ run_tests() {	# run_tests ARCH MODE FIRST
 }
 
 # Every test a plan line names exists, and T= names at least one.
+matched=0
 while read -r _ _ _ t; do
 	[ -n "$t" ] || continue
 	[ -f "$JTCFI_TOP/tests/${t%% *}.sh" ] || grep -qxF -- "$t" "$JTCFI_TOP/tests/crashes" ||
 		die "$plan: no tests/${t%% *}.sh and no stanza '$t' in tests/crashes"
+	selected "$t" && matched=1
 done < <(grep -v '^[[:space:]]*\(#\|$\)' "$plan")
-if [ -n "${JTCFI_TEST:-}" ]; then
-	# shellcheck disable=SC2053
-	grep -v '^[[:space:]]*\(#\|$\)' "$plan" | while read -r _ _ _ t; do
-		[[ "$t" == $JTCFI_TEST || "$t" == $JTCFI_TEST" "* ]] && echo "$t"
-	done | grep -q . || die "no test in $plan matches T='$JTCFI_TEST'"
-fi
+[ "$matched" = 1 ] || die "no test in $plan matches T='${JTCFI_TEST:-}'"
 
 start=$(date +%s)
 first=1

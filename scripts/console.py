@@ -39,6 +39,8 @@ import sys
 CFI_REPORT = r"CFI failure"
 KERNEL_PANIC = r"Kernel panic"
 KERNEL_WARNING = r"^WARNING:"
+# The first line of a WARN(), as a whole run's count reads it.
+WARN_LINE = r"^WARNING: CPU: "
 TEST_FAILED = r"FAIL:"
 GUEST_SURVIVED = r"^jtcfi-guest: survived"
 GUEST_ERROR = r"^jtcfi-guest: error"
@@ -255,7 +257,7 @@ def summary(log):
     lines = read(log)
     reports = [line for line in lines if re.search(CFI_REPORT, line)]
     warnings = [line for line in lines
-                if line.startswith("WARNING: CPU: ") and not re.search(CFI_WARNING, line)]
+                if re.search(WARN_LINE, line) and not re.search(CFI_WARNING, line)]
     oopses = [line for line in lines if re.search(OOPS, line)]
     out = [f"reports {len(reports)}", f"warnings {len(warnings)}", f"oopses {len(oopses)}"]
     out += [f"report {line}" for line in reports]
@@ -266,13 +268,13 @@ def summary(log):
 
 def title(log):
     lines = read(log)
-    for pattern in (CFI_REPORT, OOPS, KERNEL_PANIC, r"^WARNING: CPU: "):
+    for pattern in (CFI_REPORT, OOPS, KERNEL_PANIC, WARN_LINE):
         line = first(lines, pattern)
         if line:
             return line
     if not has(lines, GUEST_START):
         return "never reached init: " + (first(lines, NO_INIT) or "no panic line either")
-    if has(lines, r"^jtcfi-guest: done"):
+    if any(line.startswith(GUEST_DONE) for line in lines):
         return "done"
     return "no end: the console stops after " + (lines[-1] if lines else "nothing")
 

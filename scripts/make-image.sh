@@ -52,16 +52,11 @@ kselftests=$JTCFI_KSELFTEST/$arch
 audit_bin=$JTCFI_GUEST_AUDIT/$arch
 "$JTCFI_TOP/scripts/build-guest-programs.sh" "$arch" "$JTCFI_TOP/guest/audit" "$audit_bin"
 # The tree's bpf_testmod, whose kfuncs test_verifier calls and which it
-# loads from its own directory: a module of this kernel, built like any
-# other (so with its CFI).
+# loads from its own directory (build-guest-modules.sh built it with the
+# kernel).
 testmod=$out/bpf-testmod
-if [ ! -f "$testmod/bpf_testmod.ko" ] || [ "$out/vmlinux" -nt "$testmod/bpf_testmod.ko" ]; then
-	rm -rf "$testmod"
-	mkdir -p "$testmod"
-	cp "$JTCFI_TREE"/tools/testing/selftests/bpf/bpf_testmod/* "$testmod/"
-	kmake "$arch" "$out" M="$testmod" modules > "$testmod/build.log" 2>&1 ||
-		die "bpf_testmod did not build for $arch/$mode (see $testmod/build.log)"
-fi
+[ -f "$testmod/bpf_testmod.ko" ] ||
+	die "no bpf_testmod.ko in $testmod: does the $JTCFI_PROFILE profile have CONFIG_DEBUG_INFO_BTF_MODULES?"
 
 # The image is remade when the packages, what the guest runs or the
 # programs and kselftests it carries are newer.
