@@ -157,8 +157,9 @@ def site_why(lines, site):
 
 def caught(name, log, marker, survived, site="", report=""):
     """The violation was reported and stopped: a CFI report (naming SITE,
-    matching REPORT), nothing matching SURVIVED, no warning in place of the
-    stop, and the kernel panicked (the tests boot with oops=panic)."""
+    matching REPORT), nothing matching SURVIVED (the test's own line that
+    the call went on) or the guest's survived marker, no warning in place
+    of the stop, and the kernel panicked (the tests boot with oops=panic)."""
     rest = after(read(log), marker)
     why = ""
     if not rest:
@@ -168,7 +169,7 @@ def caught(name, log, marker, survived, site="", report=""):
     why += site_why(rest, site)
     if report and first_report(rest) and not bre(report).search(first_report(rest)):
         why += f" the report does not say '{report}': {first_report(rest)};"
-    if has(rest, bre(survived)):
+    if (survived and has(rest, bre(survived))) or has(rest, GUEST_SURVIVED):
         why += " the call or the guest survived;"
     if has(rest, KERNEL_WARNING):
         why += " the stop was only a warning;"
@@ -180,10 +181,11 @@ def caught(name, log, marker, survived, site="", report=""):
 
 
 def missed(name, log, marker, reason, *survived):
-    """The expected miss: every SURVIVED line, and no CFI report."""
+    """The expected miss: every SURVIVED line and the guest's survived
+    marker, and no CFI report."""
     rest = after(read(log), marker)
     why = "" if rest else " the call was never made;"
-    for line in survived:
+    for line in (*survived, GUEST_SURVIVED):
         if not has(rest, bre(line)):
             why += f" no '{line}';"
     if has(rest, CFI_REPORT):
@@ -195,7 +197,8 @@ def missed(name, log, marker, reason, *survived):
 
 def reported(name, log, marker, site, *survived):
     """Permissive mode: a CFI report (naming SITE), counted (against SITE),
-    every SURVIVED line, and the guest stayed up."""
+    every SURVIVED line and the guest's survived marker: the guest stayed
+    up."""
     rest = after(read(log), marker)
     why = "" if rest else " the call was never made;"
     if not has(rest, CFI_REPORT):
@@ -203,7 +206,7 @@ def reported(name, log, marker, site, *survived):
     why += site_why(rest, site)
     if site and not has(rest, bre(r"^jtcfi-guest: cfi-violations: [0-9]* \(" + site + r"\)+")):
         why += f" no violation counted for the call site {site};"
-    for line in survived:
+    for line in (*survived, GUEST_SURVIVED):
         if not has(rest, bre(line)):
             why += f" no '{line}' (the call did not go on);"
     if has(rest, KERNEL_PANIC):

@@ -27,6 +27,6 @@ if [ "${JTCFI_EXPECT:-caught}" = missed ]; then
 		echo "not ok $name: expected die() to return and the call to go on (console: $log)"
 	fi
 else
-	caught_verdict "$name" "$log" "$marker" 'FAIL: survived\|^jtcfi-guest: survived' \
+	caught_verdict "$name" "$log" "$marker" 'FAIL: survived' \
 		'init_module\|test_cfi_module_init'
 fi

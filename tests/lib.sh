@@ -6,10 +6,9 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 # What a console says is scripts/console.py's to know: the verdicts below
-# and first_report are its.  The guest's own markers the tests pass it
-# are grep basic regular expressions.
+# and first_report are its (the guest's survived marker too).  The tests'
+# own lines they pass it are grep basic regular expressions.
 CONSOLE=$JTCFI_TOP/scripts/console.py
-GUEST_SURVIVED='^jtcfi-guest: survived'
 # A report's first line without the console's time stamp.
 first_report() {	# first_report < CONSOLE-TEXT
 	python3 "$CONSOLE" first-report -
