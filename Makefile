@@ -26,6 +26,10 @@ ALL_MODES := $(filter-out none,$(patsubst configs/mode-%.config,%,$(wildcard con
 # of 2 cores, so the tree's kCFI and the kernel without CFI, which jtcfi is
 # compared with, are make check-kcfi's.
 MODES ?= jt
+# make check ARCH=x86_64: that arch alone.
+ifeq ($(origin ARCH),command line)
+ARCHS := $(ARCH)
+endif
 # The strongest mode available on ARCH is the default.
 jt_arches := $(shell sed -n 's/^\# jtcfi-arches: //p' configs/mode-jt.config 2>/dev/null)
 MODE  ?= $(if $(filter $(ARCH),$(jt_arches)),jt,kcfi)

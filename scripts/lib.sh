@@ -3,6 +3,11 @@
 # architectures, the kernel's make and argument checks.  (SC2034: the
 # variables set here are for the scripts that source this.)
 
+# Variables given on the harness's own make command line (make check
+# ARCH=arm64) would reach every kernel make through MAKEFLAGS and override
+# the ARCH it is given there.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES
+
 die() {
 	echo "jtcfi: error: $*" >&2
 	exit 1
