@@ -7,8 +7,10 @@
 # patches its call site, whose address the series takes with
 # function_nocfi()) while the test module makes its cross-module calls,
 # with a second tracer so that x86 reads each site's tracer back from
-# ftrace_caller's code, and a kretprobe (the probed function returns
-# through the kretprobe trampoline).  x86_64 must have been moved by
+# ftrace_caller's code, a kretprobe (the probed function returns
+# through the kretprobe trampoline), and perf sampling by the CPU clock
+# (each sample calls perf_guest_state(), a static call: on arm64 an
+# indirect call to its default).  x86_64 must have been moved by
 # KASLR (the relocs tool's output applied).  Every step must work with no
 # CFI report, warning or oops.  CPU hotplug and kexec are not run.
 # x86_64 boots with call-depth tracking too (retbleed=stuff: every direct
@@ -71,5 +73,8 @@ if [ "${traced:-0}" -lt 1 ]; then
 	echo "not ok exercise: the function tracer traced nothing (console: $log)"
 	exit 0
 fi
+samples=$(sed -n 's/^jtcfi-perf-sample: \([0-9]*\) samples$/\1/p' "$log")
+what="$what, perf sampling (${samples:-no} samples)"
 passed_verdict exercise "$log" "$what, function tracer ($traced lines) over module loads, a kretprobe: no CFI report" \
-	'jtcfi-guest: exercise: kretprobe ok' 'cfi_kretprobe: .* 1 return(s) seen'
+	'jtcfi-guest: exercise: kretprobe ok' 'cfi_kretprobe: .* 1 return(s) seen' \
+	'jtcfi-perf-sample: [0-9]* samples'
