@@ -16,8 +16,8 @@ must give (make test-harness).
       the first CFI report line (after MARKER), without its time stamp
   console.py find KIND[,KIND...] LOG|- [MARKER]
       the first line (after MARKER) that shows one of KIND: report, panic,
-      oops, warning, test-failed, guest-error, survived, no-init, pti-on,
-      call-depth-on; from where it
+      oops, warning, test-failed, guest-error, survived, no-init, start
+      (guest/init's first line), pti-on, call-depth-on; from where it
       matches.  Exit status 1 if there is none
   console.py write-fault ARCH LOG|- ADDRESS
       the arch's fault on a write to read-only memory at ADDRESS (hex)
@@ -117,6 +117,7 @@ KINDS = {
     "guest-error": GUEST_ERROR,
     "survived": GUEST_SURVIVED,
     "no-init": NO_INIT,
+    "start": GUEST_START,
     "pti-on": PTI_ON,
     "call-depth-on": CALL_DEPTH_ON,
 }

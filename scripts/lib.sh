@@ -197,12 +197,10 @@ sysmap_addr() {
 	awk -v re="^($3)\$" '$3 ~ re { print "0x" $1; exit }' "$(build_dir "$1" "$2")/System.map"
 }
 
-# guest_start_line LOG: guest/init's start line in the console LOG,
-# without the timestamp the kernel's log gives it under printk.time=1
-# (guest/init prints it through /dev/kmsg); nothing if the guest never
-# reached init.
+# guest_start_line LOG: guest/init's start line in the console LOG;
+# nothing if the guest never reached init.
 guest_start_line() {
-	sed -n 's/^\[ *[0-9.]*\] //; /^jtcfi-guest: start /{p;q}' "$1"
+	python3 "$JTCFI_TOP/scripts/console.py" find start "$1"
 }
 
 # kaslr_offset ARCH MODE LOG: how far KASLR moved the kernel of the boot

@@ -152,6 +152,10 @@ class Counts(unittest.TestCase):
         self.assertIsNone(console.find("report,warning", log("arm64-none-missed")))
         self.assertEqual(console.find("survived", log("arm64-none-missed"), LKDTM),
                          "jtcfi-guest: survived lkdtm CFI_FORWARD_PROTO (writer exit status 0)")
+        # guest/init's start line (time stamp off: it writes through /dev/kmsg).
+        self.assertTrue(console.find("start", log("arm64-jt-caught")).startswith(
+            "jtcfi-guest: start run=lkdtm:CFI_FORWARD_PROTO "))
+        self.assertIsNone(console.find("start", log("arm64-none-no-init")))
 
 
 class Titles(unittest.TestCase):
