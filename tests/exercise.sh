@@ -8,11 +8,12 @@
 # function_nocfi()) while the test module makes its cross-module calls,
 # with a second tracer so that x86 reads each site's tracer back from
 # ftrace_caller's code, a kretprobe (the probed function returns
-# through the kretprobe trampoline), and perf sampling by the CPU clock
-# (each sample calls perf_guest_state(), a static call: on arm64 an
-# indirect call to its default).  x86_64 must have been moved by
-# KASLR (the relocs tool's output applied).  Every step must work with no
-# CFI report, warning or oops.  CPU hotplug and kexec are not run.
+# through the kretprobe trampoline), perf sampling by the CPU clock (each
+# sample calls perf_guest_state(), a static call: on arm64 an indirect
+# call to its default), and the CPU vulnerability files (their show
+# functions, weak functions an arch may override).  x86_64 must have been
+# moved by KASLR (the relocs tool's output applied).  Every step must work
+# with no CFI report, warning or oops.  CPU hotplug and kexec are not run.
 # x86_64 boots with call-depth tracking too (retbleed=stuff: every direct
 # call goes through a call thunk, ftrace's patching included), under
 # single-threaded TCG: with a host thread per vCPU, a vCPU sometimes ran
@@ -74,7 +75,8 @@ if [ "${traced:-0}" -lt 1 ]; then
 	exit 0
 fi
 samples=$(sed -n 's/^jtcfi-perf-sample: \([0-9]*\) samples$/\1/p' "$log")
-what="$what, perf sampling (${samples:-no} samples)"
+what="$what, perf sampling (${samples:-no} samples), $(sed -n 's/^jtcfi-guest: exercise: cpu vulnerabilities: //p' "$log" | head -n 1) (CPU vulnerabilities)"
 passed_verdict exercise "$log" "$what, function tracer ($traced lines) over module loads, a kretprobe: no CFI report" \
 	'jtcfi-guest: exercise: kretprobe ok' 'cfi_kretprobe: .* 1 return(s) seen' \
-	'jtcfi-perf-sample: [0-9]* samples'
+	'jtcfi-perf-sample: [0-9]* samples' \
+	'jtcfi-guest: exercise: cpu vulnerabilities: [1-9][0-9]* attributes read'
