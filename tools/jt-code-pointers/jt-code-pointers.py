@@ -2,7 +2,8 @@
 """jt-code-pointers.py ARCH BUILD: the pointers in the data of a jump-table
 CFI kernel (vmlinux and each module of BUILD's modules.order) that hold the
 code of a function where its jump-table entry belongs.
-jt-code-pointers.py --module OBJECT: the same for one relocatable object.
+jt-code-pointers.py --module OBJECT: the same for one relocatable object,
+without vmlinux (its pointers to undefined functions are not judged).
 
 Under jump-table CFI, C that takes a function's address gets its jump-table
 entry; a checked call refuses anything else.  A word of data that holds the
@@ -198,7 +199,7 @@ def module_pointers(path, kernel_code, rules):
         secname, _, flags = obj.sections[sec][:3]
         if kind != abs64 or not flags & SHF_ALLOC or flags & SHF_EXECINSTR:
             continue
-        name, addr, shndx, _ = obj.symbols[symi]
+        name, addr, shndx, kind = obj.symbols[symi]
         if shndx == 0:
             if addend or name not in kernel_code:
                 continue
@@ -207,7 +208,9 @@ def module_pointers(path, kernel_code, rules):
             target = addr + addend
             if shndx == text and start is not None and start <= target < stop:
                 continue
-            fn = funcs.get((shndx, target))
+            # The name the relocation uses (init_module, not the function
+            # it aliases), else any function that starts there.
+            fn = name if kind == 2 and not addend else funcs.get((shndx, target))
             if fn is None:
                 continue
         else:
