@@ -4,7 +4,7 @@
 # without CFI, which runs only the plan's lines that name it (controls).
 # JTCFI_TEST (make check T=...) keeps the lines whose test, with its
 # arguments, is it or starts with it (a glob).  A test is tests/NAME.sh,
-# or a stanza of tests/crashes run by tests/crash.sh.  Prints one line per
+# or a stanza of tests/boot-tests run by tests/boot-test.sh.  Prints one line per
 # test and closes with "N passed, N failed, N skipped".
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -48,7 +48,7 @@ plan_for() {
 		case "$archs" in ''|'#'*) continue ;; esac
 		[ -n "$test" ] || die "$plan: a line without a test: '$archs $modes $expect'"
 		case "$expect" in
-		pass|caught|missed|reported) ;;
+		pass|caught|missed|reported|refused) ;;
 		*) die "$plan: unknown expectation '$expect' for '$test'" ;;
 		esac
 		if [ "$archs" = once ]; then
@@ -68,15 +68,15 @@ selected() {
 	[ -z "${JTCFI_TEST:-}" ] || [[ "$1" == $JTCFI_TEST || "$1" == $JTCFI_TEST" "* ]]
 }
 
-# run_test TEST [ARGS]: tests/TEST.sh ARGS, or tests/crash.sh TEST ARGS
-# for a stanza of tests/crashes.
+# run_test TEST [ARGS]: tests/TEST.sh ARGS, or tests/boot-test.sh TEST
+# ARGS for a stanza of tests/boot-tests.
 run_test() {
 	local script=$JTCFI_TOP/tests/${1%% *}.sh
 	# shellcheck disable=SC2086
 	if [ -f "$script" ]; then
 		"$script" "$arch" "$mode" "$logs" ${1#"${1%% *}"}
 	else
-		"$JTCFI_TOP/tests/crash.sh" "$arch" "$mode" "$logs" $1
+		"$JTCFI_TOP/tests/boot-test.sh" "$arch" "$mode" "$logs" $1
 	fi
 }
 
@@ -110,8 +110,8 @@ run_tests() {	# run_tests ARCH MODE FIRST
 matched=0
 while read -r _ _ _ t; do
 	[ -n "$t" ] || continue
-	[ -f "$JTCFI_TOP/tests/${t%% *}.sh" ] || grep -qxF -- "$t" "$JTCFI_TOP/tests/crashes" ||
-		die "$plan: no tests/${t%% *}.sh and no stanza '$t' in tests/crashes"
+	[ -f "$JTCFI_TOP/tests/${t%% *}.sh" ] || grep -qxF -- "$t" "$JTCFI_TOP/tests/boot-tests" ||
+		die "$plan: no tests/${t%% *}.sh and no stanza '$t' in tests/boot-tests"
 	selected "$t" && matched=1
 done < <(grep -v '^[[:space:]]*\(#\|$\)' "$plan")
 [ "$matched" = 1 ] || die "no test in $plan matches T='${JTCFI_TEST:-}'"

@@ -11,6 +11,7 @@ must give (make test-harness).
   console.py missed NAME LOG MARKER REASON SURVIVED...
   console.py reported NAME LOG MARKER SITE SURVIVED...
   console.py passed NAME LOG WHAT LINE...
+  console.py refused NAME LOG REFUSAL SURVIVED [NEVER...]
       the verdicts: "ok NAME: ..." or "not ok NAME: ... (console: LOG)"
   console.py first-report LOG|- [MARKER]
       the first CFI report line (after MARKER), without its time stamp
@@ -238,6 +239,24 @@ def passed(name, log, what, *lines):
     return f"ok {name}: {what}"
 
 
+def refused(name, log, refusal, survived, *never):
+    """The kernel refused the operation up front and said why: a line
+    matching REFUSAL, the guest's SURVIVED line (it saw the operation fail
+    and went on), no NEVER line, and no CFI report, oops, warning or panic."""
+    text = read(log)
+    why = "" if has(text, bre(refusal)) else f" no refusal '{refusal}';"
+    if not has(text, bre(survived)):
+        why += f" no '{survived}' (the guest did not see it fail);"
+    why += "".join(f" '{first(text, bre(line))}';" for line in never if has(text, bre(line)))
+    for kind, pattern in (("a CFI report", CFI_REPORT), ("an oops", OOPS),
+                          ("a warning", KERNEL_WARNING), ("a panic", KERNEL_PANIC)):
+        if has(text, pattern):
+            why += f" {kind}: {first(text, pattern)};"
+    if why:
+        return f"not ok {name}:{why} (console: {log})"
+    return f"ok {name}: refused: {first(text, bre(refusal))}"
+
+
 def write_fault(arch, log, address):
     """The arch's fault on a write to read-only memory at ADDRESS."""
     lines = read(log)
@@ -288,6 +307,7 @@ COMMANDS = {
     "missed": (missed, 5, None),
     "reported": (reported, 5, None),
     "passed": (passed, 3, None),
+    "refused": (refused, 4, None),
     "first-report": (lambda log, marker=None: first_report(
         after(read(log), marker) if marker else read(log)), 1, 2),
     "find": (find, 2, 3),

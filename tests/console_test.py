@@ -10,6 +10,8 @@ test-harness runs them, in seconds and with no kernel.
 
 import importlib.util
 import os
+import subprocess
+import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -110,6 +112,54 @@ class Passed(unittest.TestCase):
     def test_warning_fails(self):
         v = console.passed("t", log("arm64-none-warning"), "x")
         self.assertTrue(v.startswith("not ok t: WARNING: CPU: 0 PID: 53 at drivers/misc/lkdtm/bugs.c"), v)
+
+
+class Refused(unittest.TestCase):
+    REFUSAL = "cfi_nocheck: .*refusing the module"
+    SURVIVED = "^jtcfi-guest: survived module-nocheck (insmod exit status [1-9]"
+
+    def test_refused(self):
+        v = console.refused("t", log("arm64-jt-refused"), self.REFUSAL, self.SURVIVED, "cfi_nocheck: loaded")
+        self.assertTrue(v.startswith("ok t: refused: cfi_nocheck: the CFI shadow cannot map it"), v)
+
+    def test_never(self):
+        v = console.refused("t", log("arm64-jt-refused"), self.REFUSAL, self.SURVIVED, "insmod: can't insert")
+        self.assertTrue(v.startswith("not ok t: 'insmod: can't insert '/lib/modules/jtcfi/cfi_nocheck.ko'"), v)
+
+    def test_caught_is_not_refused(self):
+        v = console.refused("t", log("arm64-jt-caught"), self.REFUSAL, self.SURVIVED)
+        self.assertIn("no refusal 'cfi_nocheck: .*refusing the module';", v)
+        self.assertIn(" a CFI report: CFI failure at lkdtm_indirect_call", v)
+        self.assertIn(" an oops: Internal error: ", v)
+
+
+class Stanzas(unittest.TestCase):
+    """tests/boot-tests through tests/boot-test.sh, on recorded consoles."""
+
+    def judge(self, arch, mode, name, console_log):
+        with tempfile.TemporaryDirectory() as logs:
+            out = subprocess.run([os.path.join(TOP, "tests", "boot-test.sh"), arch, mode, logs, *name.split()],
+                                 env=dict(os.environ, JTCFI_CONSOLE=console_log),
+                                 capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+
+    def test_every_stanza_is_complete(self):
+        with open(os.path.join(TOP, "tests", "boot-tests")) as f:
+            names = [line.strip() for line in f if line.strip() and line[0] not in "#\t "]
+        self.assertIn("module-nocheck", names)
+        for name in names:
+            for mode in ("jt", "kcfi"):
+                v = self.judge("arm64", mode, name, "/dev/null")
+                self.assertTrue(v.startswith(f"not ok {name}:") and "tests/boot-tests" not in v, v)
+
+    def test_recorded(self):
+        self.assertEqual(self.judge("arm64", "jt", "kprobe-blacklist", log("arm64-jt-passed")),
+                         "ok kprobe-blacklist: kprobes refused on notify_die(), a module's NOKPROBE_SYMBOL()"
+                         " function and a module's jump-table entry")
+        self.assertTrue(self.judge("arm64", "jt", "module-nocheck", log("arm64-jt-refused")).startswith(
+            "ok module-nocheck: refused: cfi_nocheck: the CFI shadow cannot map it"))
+        v = self.judge("arm64", "jt", "module-nocheck", log("arm64-jt-passed"))
+        self.assertTrue(v.startswith("not ok module-nocheck: no refusal"), v)
 
 
 class Faults(unittest.TestCase):

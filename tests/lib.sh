@@ -136,3 +136,11 @@ build_has() {
 passed_verdict() {
 	python3 "$CONSOLE" passed "$@"
 }
+
+# refused_verdict NAME LOG REFUSAL SURVIVED [NEVER...]: prints "ok NAME:
+# refused: <the kernel's line>" only if LOG has a line matching REFUSAL
+# (why the kernel refused), the guest's SURVIVED line (it saw the
+# operation fail) and no NEVER line, CFI report, oops, warning or panic.
+refused_verdict() {
+	python3 "$CONSOLE" refused "$@"
+}
