@@ -4,8 +4,8 @@
 # without CFI, which runs only the plan's lines that name it (controls).
 # JTCFI_TEST (make check T=...) keeps the lines whose test, with its
 # arguments, is it or starts with it (a glob).  A test is tests/NAME.sh,
-# or a stanza of tests/boot-tests run by tests/boot-test.sh.  Prints one line per
-# test and closes with "N passed, N failed, N skipped".
+# or a stanza of tests/boot-tests run by tests/boot-test.sh.  Prints one
+# line per test and closes with "N passed, N failed, N skipped".
 set -u
 . "$(dirname "$0")/lib.sh"
 usage_check "$@"

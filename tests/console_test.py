@@ -118,10 +118,8 @@ class Refused(unittest.TestCase):
     REFUSAL = "cfi_nocheck: .*refusing the module"
     SURVIVED = "^jtcfi-guest: survived module-nocheck (insmod exit status [1-9]"
 
-    def test_refused(self):
-        v = console.refused("t", log("arm64-jt-refused"), self.REFUSAL, self.SURVIVED, "cfi_nocheck: loaded")
-        self.assertTrue(v.startswith("ok t: refused: cfi_nocheck: the CFI shadow cannot map it"), v)
-
+    # The verdict that passes is Stanzas.test_recorded's, with the stanza's
+    # own patterns; these are the ways it must fail.
     def test_never(self):
         v = console.refused("t", log("arm64-jt-refused"), self.REFUSAL, self.SURVIVED, "insmod: can't insert")
         self.assertTrue(v.startswith("not ok t: 'insmod: can't insert '/lib/modules/jtcfi/cfi_nocheck.ko'"), v)
