@@ -5,7 +5,8 @@ Each file in tests/consoles/ is a real console of a test boot, trimmed to
 what follows "Run /init" (arm64-jt-timeout.log: a caught boot cut before
 its report, as a console ends when QEMU is killed).  Each case says what
 verdict, count or line the parser must draw from one of them; make
-test-harness runs them, in seconds and with no kernel.
+test-harness runs them, in seconds and with no kernel, and the cases of
+the audit's trinity_for() with a stand-in trinity.
 """
 
 import importlib.util
@@ -239,6 +240,64 @@ class Patterns(unittest.TestCase):
         self.assertTrue(console.bre(r"x \.\.\.").search("x ..."))
         self.assertFalse(console.bre(r"x \.\.\.").search("x abc"))
         self.assertTrue(console.bre("forged [0-9]* copies").search("forged 12 copies"))
+
+
+# A stand-in trinity: its Nth run does the Nth of $ACTIONS (the last one
+# again after that): crash, bail (give up with a total, as trinity's
+# "locking catastrophe") or run (until trinity_for()'s SIGINT).
+STAND_IN = """#!/bin/bash
+n=$(cat "$COUNT" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$COUNT"
+read -r -a acts <<< "$ACTIONS"
+case ${acts[n]:-${acts[-1]}} in
+crash)	kill -SEGV $$ ;;
+bail)	echo "[main] Bailing main loop because some kind of locking catastrophe."
+	echo "[main] Ran 8006 syscalls. Successes: 2104  Failures: 5723"
+	exit 1 ;;
+run)	trap 'echo "[main] Ran 100 syscalls. Successes: 10  Failures: 90"; exit 0' INT
+	while :; do sleep 0.1; done ;;
+esac
+"""
+
+
+class TrinityFor(unittest.TestCase):
+    """guest/image/jtcfi-audit's trinity_for(): the time left after trinity
+    ends early on its own is fuzzed too, an oops or repeated crashes end it,
+    and the last line sums the runs."""
+
+    def run_for(self, actions, tainted=0):
+        with open(os.path.join(TOP, "guest", "image", "jtcfi-audit")) as f:
+            src = f.read()
+        fn = src[src.index("trinity_for() {"):]
+        fn = fn[:fn.index("\n}\n") + 3]
+        # The kernel's taint, as the guest would read it.
+        taint = ('cat() { if [ "$1" = /proc/sys/kernel/tainted ]; then echo %d; '
+                 'else command cat "$@"; fi; }\n' % tainted)
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "trinity")
+            with open(fake, "w") as f:
+                f.write(STAND_IN)
+            os.chmod(fake, 0o755)
+            env = dict(os.environ, ACTIONS=actions, COUNT=os.path.join(d, "count"))
+            p = subprocess.run(["bash", "-c", taint + fn + "trinity_for 2 " + fake],
+                               env=env, capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout.splitlines()[-1]
+
+    def test_again_after_giving_up(self):
+        self.assertEqual(self.run_for("bail run"), (0, "[main] Ran 8106 syscalls. "
+                         "Successes: 2114  Failures: 5813 (trinity runs: 2)"))
+
+    def test_again_after_crashes(self):
+        self.assertEqual(self.run_for("crash crash bail run"), (0, "[main] Ran 8106 syscalls. "
+                         "Successes: 2114  Failures: 5813 (trinity runs: 4)"))
+
+    def test_three_crashes_end_it(self):
+        self.assertEqual(self.run_for("crash"), (139, "[main] Ran 0 syscalls. "
+                         "Successes: 0  Failures: 0 (trinity runs: 3)"))
+
+    def test_an_oops_ends_it(self):
+        self.assertEqual(self.run_for("bail run", tainted=128), (1, "[main] Ran 8006 syscalls. "
+                         "Successes: 2104  Failures: 5723 (trinity runs: 1)"))
 
 
 if __name__ == "__main__":
