@@ -9,7 +9,7 @@
 #   make precision  targets per checked call, kcfi and jt, in PROFILE (e.g. server)
 #   make exemptions what kcfi and jt each leave unchecked, in PROFILE
 #   make list-tests  the test plan, with what each test checks
-#   make test-harness  the console parser against recorded consoles (seconds)
+#   make test-harness  the console parser against recorded consoles, and the audit's trinity_for() (seconds)
 #   make lint-series  checkpatch, sign-offs, subjects, messages and git am of patches/
 #   make check-fresh  "make run" on a fresh Debian 12 root (mmdebstrap, chroot)
 #   make stress   1,000 module load/unload cycles of two modules at once
