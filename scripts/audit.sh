@@ -26,8 +26,7 @@ fuzz_s=${JTCFI_FUZZ_S:-600}
 positive_number FUZZ_S "$fuzz_s"
 args=(jtcfi.audit "jtcfi.fuzz_s=$fuzz_s")
 [ "$mode" != jt ] || args+=(cfi=permissive)
-poke=$(arch_field "$arch" poke)
-[ -z "$poke" ] || export JTCFI_TCG_THREAD=${JTCFI_TCG_THREAD:-$poke}
+text_patching_tcg "$arch"
 
 t0=$(date +%s)
 JTCFI_BOOT_TIMEOUT=${JTCFI_AUDIT_TIMEOUT:-5400} JTCFI_MEM=2G \
@@ -45,7 +44,7 @@ reports=$(count reports) warnings=$(count warnings) oopses=$(count oopses)
 {
 	echo "# make audit ARCH=$arch MODE=$mode PROFILE=$JTCFI_PROFILE: boot, workloads and power-off in $seconds s"
 	echo "# kernel command line: ${args[*]}"
-	[ -z "$poke" ] || echo "# TCG: $JTCFI_TCG_THREAD-threaded"
+	[ -z "${JTCFI_TCG_THREAD:-}" ] || echo "# TCG: $JTCFI_TCG_THREAD-threaded"
 	grep '^jtcfi-guest:' "$log"
 	echo "# CFI reports in the console: $reports, kernel warnings: $warnings, oopses: $oopses"
 	echo "$found" | grep -E '^(report|warning|oops) ' || true

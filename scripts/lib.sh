@@ -135,6 +135,15 @@ arch_field() {
 	die "unknown ARCH '$1' (supported: $(arch_list | xargs))"
 }
 
+# text_patching_tcg ARCH: a boot that patches text while other CPUs run
+# it (ftrace) gets the TCG threading ARCH's poke field names, unless
+# JTCFI_TCG_THREAD already chose one.
+text_patching_tcg() {
+	local poke
+	poke=$(arch_field "$1" poke)
+	[ -z "$poke" ] || export JTCFI_TCG_THREAD=${JTCFI_TCG_THREAD:-$poke}
+}
+
 # positive_number NAME VALUE: VALUE, a setting from the environment named
 # NAME, must be a whole number above 0.
 positive_number() {

@@ -36,11 +36,10 @@ if build_has CONFIG_MITIGATION_CALL_DEPTH_TRACKING=y; then
 	call_depth=1
 	args+=("${CALL_DEPTH_ARGS[@]}")
 fi
-poke=$(arch_field "$arch" poke)
-[ -z "$poke" ] || export JTCFI_TCG_THREAD=$poke
+text_patching_tcg "$arch"
 boot_or_fail exercise "$log" "${args[@]}" || exit 0
 what="${args[*]:3} boot"
-[ -z "$poke" ] || what="$what ($poke-threaded TCG)"
+[ -z "${JTCFI_TCG_THREAD:-}" ] || what="$what ($JTCFI_TCG_THREAD-threaded TCG)"
 if build_has CONFIG_RANDOMIZE_BASE=y; then
 	moved=$(kaslr_offset "$arch" "$mode" "$log")
 	if [ "$moved" = 0x0 ]; then
